@@ -1,0 +1,235 @@
+//! Contracts, their rank orders and card points (R3, R4).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, Rank, Suit};
+use crate::cardset::CardSet;
+
+/// What the round is played as (R3): a trump suit, Obenabe or Undenufe.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Contract {
+    /// Trump hearts.
+    Hearts,
+    /// Trump diamonds.
+    Diamonds,
+    /// Trump clubs.
+    Clubs,
+    /// Trump spades.
+    Spades,
+    /// No trump, aces high; 8s count 8.
+    Obenabe,
+    /// No trump, sixes high; 6s count 11, 8s count 8.
+    Undenufe,
+}
+
+impl Contract {
+    /// The six contracts, in multiplier-table order.
+    pub const ALL: [Self; 6] =
+        [Self::Hearts, Self::Diamonds, Self::Clubs, Self::Spades, Self::Obenabe, Self::Undenufe];
+
+    /// The trump contract of `s`.
+    #[must_use]
+    pub const fn trump_of(s: Suit) -> Self {
+        match s {
+            Suit::Hearts => Self::Hearts,
+            Suit::Diamonds => Self::Diamonds,
+            Suit::Clubs => Self::Clubs,
+            Suit::Spades => Self::Spades,
+        }
+    }
+
+    /// The trump suit, if the contract has one.
+    #[must_use]
+    pub const fn trump(self) -> Option<Suit> {
+        match self {
+            Self::Hearts => Some(Suit::Hearts),
+            Self::Diamonds => Some(Suit::Diamonds),
+            Self::Clubs => Some(Suit::Clubs),
+            Self::Spades => Some(Suit::Spades),
+            Self::Obenabe | Self::Undenufe => None,
+        }
+    }
+
+    /// Index 0..6 in [`Contract::ALL`] order.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Contract {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Hearts => "hearts",
+            Self::Diamonds => "diamonds",
+            Self::Clubs => "clubs",
+            Self::Spades => "spades",
+            Self::Obenabe => "obenabe",
+            Self::Undenufe => "undenufe",
+        })
+    }
+}
+
+/// Position of a rank in the trump order 6 7 8 T Q K A 9 J (R4), low = 0.
+const TRUMP_ORDER: [u8; 9] = [0, 1, 2, 7, 3, 8, 4, 5, 6];
+
+/// Per-contract lookup tables: everything a trick needs is one array read.
+#[derive(Copy, Clone, Debug)]
+pub struct Tables {
+    /// Card points per card index (R4).
+    pub points: [u8; 36],
+    /// Order within its suit under this contract, 0 = lowest (trump order for trumps).
+    pub order: [u8; 36],
+}
+
+const fn rank_points(contract: Contract, rank: Rank, is_trump: bool, old_undenufe: bool) -> u8 {
+    match contract {
+        Contract::Obenabe => match rank {
+            Rank::Ace => 11,
+            Rank::Ten => 10,
+            Rank::King => 4,
+            Rank::Queen => 3,
+            Rank::Jack => 2,
+            Rank::Eight => 8,
+            _ => 0,
+        },
+        Contract::Undenufe => match rank {
+            Rank::Six if !old_undenufe => 11,
+            Rank::Ace if old_undenufe => 11,
+            Rank::Ten => 10,
+            Rank::King => 4,
+            Rank::Queen => 3,
+            Rank::Jack => 2,
+            Rank::Eight => 8,
+            _ => 0,
+        },
+        _ if is_trump => match rank {
+            Rank::Jack => 20,
+            Rank::Nine => 14,
+            Rank::Ace => 11,
+            Rank::Ten => 10,
+            Rank::King => 4,
+            Rank::Queen => 3,
+            _ => 0,
+        },
+        _ => match rank {
+            Rank::Ace => 11,
+            Rank::Ten => 10,
+            Rank::King => 4,
+            Rank::Queen => 3,
+            Rank::Jack => 2,
+            _ => 0,
+        },
+    }
+}
+
+const fn build(contract: Contract, old_undenufe: bool) -> Tables {
+    let mut points = [0u8; 36];
+    let mut order = [0u8; 36];
+    let trump = contract.trump();
+    let mut i = 0;
+    while i < 36 {
+        let suit = i / 9;
+        let r = i % 9;
+        let is_trump = match trump {
+            Some(t) => t as usize == suit,
+            None => false,
+        };
+        points[i] = rank_points(contract, Rank::ALL[r], is_trump, old_undenufe);
+        order[i] = match contract {
+            Contract::Undenufe => 8 - r as u8,
+            _ if is_trump => TRUMP_ORDER[r],
+            _ => r as u8,
+        };
+        i += 1;
+    }
+    Tables { points, order }
+}
+
+static TABLES: [Tables; 7] = [
+    build(Contract::Hearts, false),
+    build(Contract::Diamonds, false),
+    build(Contract::Clubs, false),
+    build(Contract::Spades, false),
+    build(Contract::Obenabe, false),
+    build(Contract::Undenufe, false),
+    build(Contract::Undenufe, true),
+];
+
+/// The lookup tables of `contract`; `old_undenufe` selects R4's "Altes Undenufe".
+#[must_use]
+pub fn tables(contract: Contract, old_undenufe: bool) -> &'static Tables {
+    if old_undenufe && contract == Contract::Undenufe { &TABLES[6] } else { &TABLES[contract.index()] }
+}
+
+/// Card points of `card` under `contract` (R4).
+///
+/// ```
+/// use jass_engine::{card_points, Contract};
+/// let p = |c: &str, k| card_points(c.parse().unwrap(), k, false);
+/// assert_eq!(p("SJ", Contract::Spades), 20);
+/// assert_eq!(p("HJ", Contract::Spades), 2);
+/// assert_eq!(p("C8", Contract::Obenabe), 8);
+/// assert_eq!(p("C6", Contract::Undenufe), 11);
+/// assert_eq!(p("CA", Contract::Undenufe), 0);
+/// ```
+#[must_use]
+pub fn card_points(card: Card, contract: Contract, old_undenufe: bool) -> u32 {
+    u32::from(tables(contract, old_undenufe).points[card.index()])
+}
+
+/// Sum of the card points of a set.
+#[must_use]
+pub fn set_points(cards: CardSet, contract: Contract, old_undenufe: bool) -> u32 {
+    let t = tables(contract, old_undenufe);
+    cards.iter().map(|c| u32::from(t.points[c.index()])).sum()
+}
+
+/// The trumps of suit `t` ranked below `card` in the trump order.
+#[must_use]
+pub fn trumps_below(card: Card, t: Suit) -> CardSet {
+    let o = TRUMP_ORDER[card.rank().index()];
+    Rank::ALL.iter().filter(|r| TRUMP_ORDER[r.index()] < o).map(|&r| Card::new(t, r)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// R4: every deal holds 152 card points under every contract and both undenufe readings.
+    #[test]
+    fn r4_every_contract_counts_152() {
+        for k in Contract::ALL {
+            for old in [false, true] {
+                assert_eq!(set_points(CardSet::DECK, k, old), 152, "{k} old={old}");
+            }
+        }
+    }
+
+    /// R4: old_undenufe swaps the values of A and 6.
+    #[test]
+    fn r4_old_undenufe() {
+        let a: Card = "DA".parse().unwrap();
+        let six: Card = "D6".parse().unwrap();
+        assert_eq!(card_points(a, Contract::Undenufe, true), 11);
+        assert_eq!(card_points(six, Contract::Undenufe, true), 0);
+        assert_eq!(card_points(a, Contract::Obenabe, true), 11);
+    }
+
+    /// R4: trump order J 9 A K Q T 8 7 6.
+    #[test]
+    fn r4_trump_order() {
+        let t = tables(Contract::Spades, false);
+        let order: Vec<String> = {
+            let mut v: Vec<Card> = CardSet::suit(Suit::Spades).iter().collect();
+            v.sort_by_key(|c| std::cmp::Reverse(t.order[c.index()]));
+            v.iter().map(ToString::to_string).collect()
+        };
+        assert_eq!(order.join(" "), "SJ S9 SA SK SQ ST S8 S7 S6");
+        let below: CardSet = trumps_below("S9".parse().unwrap(), Suit::Spades);
+        assert_eq!(below, "SA SK SQ ST S8 S7 S6".parse().unwrap());
+    }
+}

@@ -1,0 +1,851 @@
+//! The game state machine: rounds to the end of the game (R2, R3, R5–R8, R10).
+//!
+//! [`Game::apply`] is the one way in. It checks the whole action first and only then
+//! mutates, so a refused action leaves the game exactly as it was.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Action, CreditKind, Event};
+use crate::card::{Card, Rank, Suit};
+use crate::cardset::CardSet;
+use crate::contract::{Contract, tables};
+use crate::deal::{Commitment, Seed, deal};
+use crate::error::RuleError;
+use crate::options::{CountingOrder, End, FirstRound, Options, OptionsError};
+use crate::record::{Record, RoundRecord, SeatAction};
+use crate::seat::{Seat, Team};
+use crate::trick::{PlayedCard, Trick, legal_cards};
+use crate::weis::{Weis, WeisKey, find_weis, has_stoeck, stoeck_cards, validate_declaration};
+
+/// Points for the last trick (R4).
+pub const LAST_TRICK_BONUS: u32 = 5;
+/// Points for taking all nine tricks (R4, R8).
+pub const MATCH_BONUS: u32 = 100;
+
+/// Where the game stands.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The forehand (or the partner after schieben) picks the contract.
+    Choosing,
+    /// Tricks are being played.
+    Playing,
+    /// The game has ended.
+    Over,
+}
+
+/// A point in the game's counting order: round, trick, then the counting order
+/// inside the trick (R10). Comparing two tells which credit came first.
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Serialize, Deserialize)]
+pub struct CountPos {
+    /// 0-based round.
+    pub round: u32,
+    /// 0-based trick.
+    pub trick: u8,
+    /// Place in the counting order (0 first).
+    pub slot: u8,
+}
+
+/// One credit to a team, already multiplied.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+struct Credit {
+    team: Team,
+    points: u32,
+    pos: CountPos,
+}
+
+/// The completed trick, kept for "last trick" displays.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+pub struct CompletedTrick {
+    /// 0-based trick number.
+    pub trick: u8,
+    /// Cards with seats, in playing order.
+    pub cards: Vec<PlayedCard>,
+    /// Who took it.
+    pub winner: Seat,
+    /// Card points (with the last-trick 5), before the multiplier.
+    pub points: u32,
+}
+
+/// The score of one round (R8), before and after the multiplier. Indices are teams.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+pub struct RoundSummary {
+    /// 0-based round number.
+    pub round: u32,
+    /// Dealer.
+    pub dealer: Seat,
+    /// Forehand.
+    pub forehand: Seat,
+    /// The contract, if one was chosen.
+    pub contract: Option<Contract>,
+    /// Who chose it.
+    pub chosen_by: Option<Seat>,
+    /// Whether the forehand pushed.
+    pub pushed: bool,
+    /// The contract's multiplier (1 if none was chosen).
+    pub multiplier: u32,
+    /// Card points taken, with the last-trick 5.
+    pub card_points: [u32; 2],
+    /// Match bonus.
+    pub match_bonus: [u32; 2],
+    /// Weis scored (only the comparison's winner).
+    pub weis: [u32; 2],
+    /// Stöck scored.
+    pub stoeck: [u32; 2],
+    /// (card points + match + Weis + Stöck) × multiplier.
+    pub total: [u32; 2],
+    /// Game totals after this round.
+    pub running_total: [u32; 2],
+    /// False when the game ended by bedanke during the round.
+    pub complete: bool,
+    /// The round's seed, revealed (R12).
+    pub seed: Seed,
+}
+
+/// How the game ended (R10).
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EndReason {
+    /// A seat said "bedanke".
+    Bedanke {
+        /// Who said it.
+        seat: Seat,
+        /// Whether the claim was right (the claimant's team won).
+        right: bool,
+    },
+    /// `end = automatic`: the round that crossed the target was completed.
+    Automatic,
+    /// `fixed_rounds` were played.
+    FixedRounds,
+}
+
+/// The end of a game.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The winner; `None` is a draw (only with `fixed_rounds`).
+    pub winner: Option<Team>,
+    /// Why it ended.
+    pub reason: EndReason,
+    /// The loser stayed below half the target and loses double (`schneider`).
+    pub schneider: bool,
+    /// Final totals.
+    pub totals: [u32; 2],
+}
+
+/// One deal: from dealing to the ninth trick.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub(crate) struct Round {
+    pub(crate) number: u32,
+    pub(crate) dealer: Seat,
+    pub(crate) forehand: Seat,
+    pub(crate) seed: Seed,
+    pub(crate) commitment: Commitment,
+    pub(crate) dealt: [CardSet; 4],
+    pub(crate) hands: [CardSet; 4],
+    pub(crate) contract: Option<Contract>,
+    pub(crate) chosen_by: Option<Seat>,
+    pub(crate) pushed: bool,
+    pub(crate) pushed_back: bool,
+    pub(crate) trick: Trick,
+    pub(crate) trick_no: u8,
+    pub(crate) last_trick: Option<CompletedTrick>,
+    /// Cards played so far this round (0..=36).
+    pub(crate) played: u8,
+    pub(crate) last_played_by: Option<Seat>,
+    pub(crate) card_points: [u32; 2],
+    pub(crate) tricks_won: [u8; 2],
+    pub(crate) declared: [Vec<Weis>; 4],
+    /// After trick 1: the team whose Weis scored, with its points.
+    pub(crate) weis_result: Option<(Option<Team>, u32)>,
+    pub(crate) stoeck_holder: Option<Seat>,
+    pub(crate) stoeck_announced: bool,
+    /// Index (in `played`) of the holder's second Stöck card, once played.
+    pub(crate) stoeck_second_at: Option<u8>,
+    credits: Vec<Credit>,
+}
+
+impl Round {
+    fn new(number: u32, dealer_choice: Option<Seat>, seed: Seed, first_round: FirstRound) -> Self {
+        let d = deal(seed, dealer_choice);
+        let seven = Card::new(Suit::Hearts, Rank::Seven);
+        let forehand = match (dealer_choice, first_round) {
+            (None, FirstRound::SevenOfHearts) => {
+                Seat::ALL.into_iter().find(|s| d.hands[s.index()].contains(seven)).unwrap_or(d.dealer.next())
+            }
+            _ => d.dealer.next(),
+        };
+        Self {
+            number,
+            dealer: d.dealer,
+            forehand,
+            seed,
+            commitment: seed.commitment(),
+            dealt: d.hands,
+            hands: d.hands,
+            contract: None,
+            chosen_by: None,
+            pushed: false,
+            pushed_back: false,
+            trick: Trick::new(forehand),
+            trick_no: 0,
+            last_trick: None,
+            played: 0,
+            last_played_by: None,
+            card_points: [0; 2],
+            tricks_won: [0; 2],
+            declared: Default::default(),
+            weis_result: None,
+            stoeck_holder: None,
+            stoeck_announced: false,
+            stoeck_second_at: None,
+            credits: Vec::new(),
+        }
+    }
+
+    fn team_credits(&self, team: Team) -> u32 {
+        self.credits.iter().filter(|c| c.team == team).map(|c| c.points).sum()
+    }
+}
+
+/// A whole game: options, the finished rounds' summaries, the round in play and the
+/// record that replays to it.
+///
+/// ```
+/// use jass_engine::{Action, Contract, Game, Options, Seed};
+/// let mut g = Game::new(Options::default(), Seed([7; 32])).unwrap();
+/// let forehand = g.to_act().unwrap();
+/// g.apply(forehand, Action::Choose { contract: Contract::Obenabe }, || Seed([8; 32])).unwrap();
+/// let card = g.legal_cards(forehand).first().unwrap();
+/// g.apply(forehand, Action::play(card), || Seed([8; 32])).unwrap();
+/// assert_eq!(g.to_act(), Some(forehand.next()));
+/// ```
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct Game {
+    pub(crate) options: Options,
+    pub(crate) round: Round,
+    /// Totals before the current round.
+    pub(crate) totals_before: [u32; 2],
+    /// Crossing of the target found in finished rounds (R10).
+    crossed: [Option<CountPos>; 2],
+    pub(crate) history: Vec<RoundSummary>,
+    pub(crate) result: Option<GameResult>,
+    record: Record,
+}
+
+/// What [`Game::check`] found valid, so `apply` need not redo the work.
+enum Checked {
+    Plain,
+    Play { weis: Vec<Weis> },
+}
+
+impl Game {
+    /// Starts a game and deals the first round from `seed` (R2, R12).
+    ///
+    /// # Errors
+    /// Options out of range.
+    pub fn new(options: Options, seed: Seed) -> Result<Self, OptionsError> {
+        options.validate()?;
+        let round = Round::new(0, None, seed, options.first_round);
+        let record = Record::new(options, RoundRecord::new(&round));
+        Ok(Self {
+            options,
+            round,
+            totals_before: [0; 2],
+            crossed: [None; 2],
+            history: Vec::new(),
+            result: None,
+            record,
+        })
+    }
+
+    /// The table options.
+    #[must_use]
+    pub const fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The record so far (options, seeds, hands, actions). It holds the current
+    /// round's seed and every hand: give it to players only once the game is over.
+    #[must_use]
+    pub const fn record(&self) -> &Record {
+        &self.record
+    }
+
+    /// Summaries of the rounds played so far.
+    #[must_use]
+    pub fn history(&self) -> &[RoundSummary] {
+        &self.history
+    }
+
+    /// The result, once the game is over.
+    #[must_use]
+    pub const fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+
+    /// The phase.
+    #[must_use]
+    pub const fn phase(&self) -> Phase {
+        if self.result.is_some() {
+            Phase::Over
+        } else if self.round.contract.is_none() {
+            Phase::Choosing
+        } else {
+            Phase::Playing
+        }
+    }
+
+    /// 0-based number of the current round.
+    #[must_use]
+    pub const fn round_number(&self) -> u32 {
+        self.round.number
+    }
+
+    /// The current round's dealer.
+    #[must_use]
+    pub const fn dealer(&self) -> Seat {
+        self.round.dealer
+    }
+
+    /// The current round's forehand.
+    #[must_use]
+    pub const fn forehand(&self) -> Seat {
+        self.round.forehand
+    }
+
+    /// The contract, once chosen.
+    #[must_use]
+    pub const fn contract(&self) -> Option<Contract> {
+        self.round.contract
+    }
+
+    /// The cards `seat` holds now.
+    #[must_use]
+    pub const fn hand(&self, seat: Seat) -> CardSet {
+        self.round.hands[seat.index()]
+    }
+
+    /// The trick being played.
+    #[must_use]
+    pub const fn trick(&self) -> &Trick {
+        &self.round.trick
+    }
+
+    /// The commitment of the current round's seed (R12).
+    #[must_use]
+    pub const fn commitment(&self) -> Commitment {
+        self.round.commitment
+    }
+
+    /// Game totals including what the current round has credited so far (R10).
+    #[must_use]
+    pub fn totals(&self) -> [u32; 2] {
+        Team::ALL.map(|t| self.totals_before[t.index()] + self.round.team_credits(t))
+    }
+
+    /// Who must act now: the chooser or the next player; `None` once the game is over.
+    #[must_use]
+    pub fn to_act(&self) -> Option<Seat> {
+        match self.phase() {
+            Phase::Over => None,
+            Phase::Choosing => Some(if self.round.pushed && !self.round.pushed_back {
+                self.round.forehand.partner()
+            } else {
+                self.round.forehand
+            }),
+            Phase::Playing => Some(self.round.trick.next_seat()),
+        }
+    }
+
+    /// The cards `seat` may play now: empty unless it is `seat`'s turn to play (R5).
+    #[must_use]
+    pub fn legal_cards(&self, seat: Seat) -> CardSet {
+        match (self.phase(), self.round.contract) {
+            (Phase::Playing, Some(k)) if self.round.trick.next_seat() == seat => {
+                legal_cards(self.round.hands[seat.index()], &self.round.trick, k)
+            }
+            _ => CardSet::EMPTY,
+        }
+    }
+
+    /// Whether `seat` may push now (R3).
+    #[must_use]
+    pub fn can_schiebe(&self, seat: Seat) -> bool {
+        self.phase() == Phase::Choosing
+            && self.to_act() == Some(seat)
+            && (!self.round.pushed || (self.options.push_back && !self.round.pushed_back))
+    }
+
+    /// The Weis `seat` could declare with the card it is about to play: non-empty only
+    /// when it is `seat`'s turn for its first card (R6).
+    #[must_use]
+    pub fn declarable_weis(&self, seat: Seat) -> Vec<Weis> {
+        if self.options.has_extras() && self.is_first_card(seat) && self.to_act() == Some(seat) {
+            find_weis(self.round.hands[seat.index()], self.options.small_weis)
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn is_first_card(&self, seat: Seat) -> bool {
+        self.phase() == Phase::Playing && self.round.hands[seat.index()].len() == 9
+    }
+
+    /// Whether `seat` may announce Stöck now (R7).
+    #[must_use]
+    pub fn can_announce_stoeck(&self, seat: Seat) -> bool {
+        self.stoeck_check(seat).is_ok()
+    }
+
+    /// Whether bedanken is played at this table and the game is on (R10).
+    #[must_use]
+    pub fn can_bedanke(&self) -> bool {
+        self.result.is_none() && self.options.end == End::Bedanken && self.options.has_extras()
+    }
+
+    /// The Weis declared so far this round, by seat.
+    #[must_use]
+    pub fn declared_weis(&self, seat: Seat) -> &[Weis] {
+        &self.round.declared[seat.index()]
+    }
+
+    /// After the first trick: the team whose Weis scored and the points (R6).
+    #[must_use]
+    pub const fn weis_result(&self) -> Option<(Option<Team>, u32)> {
+        self.round.weis_result
+    }
+
+    /// The seat that announced Stöck this round, if any.
+    #[must_use]
+    pub const fn stoeck_announced_by(&self) -> Option<Seat> {
+        if self.round.stoeck_announced { self.round.stoeck_holder } else { None }
+    }
+
+    /// Where `team` first reached the target, if it has (R10).
+    #[must_use]
+    pub fn crossing(&self, team: Team) -> Option<CountPos> {
+        if let Some(p) = self.crossed[team.index()] {
+            return Some(p);
+        }
+        if self.options.fixed_rounds.is_some() {
+            return None;
+        }
+        let target = self.options.target;
+        let mut total = self.totals_before[team.index()];
+        if total >= target {
+            return None; // reached before this game's credits were tracked: impossible
+        }
+        let mut mine: Vec<&Credit> = self.round.credits.iter().filter(|c| c.team == team).collect();
+        mine.sort_by_key(|c| c.pos);
+        for c in mine {
+            total += c.points;
+            if total >= target {
+                return Some(c.pos);
+            }
+        }
+        None
+    }
+
+    fn slot(&self, kind: CreditKind) -> u8 {
+        use CreditKind::{Stich, Stoeck, Weis};
+        let order = match self.options.counting_order {
+            CountingOrder::StoeckWeisStich => [Stoeck, Weis, Stich],
+            CountingOrder::WeisStoeckStich => [Weis, Stoeck, Stich],
+            CountingOrder::StoeckStichWeis => [Stoeck, Stich, Weis],
+        };
+        order.iter().position(|&k| k == kind).unwrap_or(2) as u8
+    }
+
+    fn multiplier(&self) -> u32 {
+        self.round.contract.map_or(1, |k| self.options.multipliers.of(k))
+    }
+
+    fn credit(&mut self, team: Team, raw: u32, kind: CreditKind, trick: u8) {
+        if raw == 0 {
+            return;
+        }
+        let pos = CountPos { round: self.round.number, trick, slot: self.slot(kind) };
+        let points = raw * self.multiplier();
+        self.round.credits.push(Credit { team, points, pos });
+    }
+
+    fn stoeck_check(&self, seat: Seat) -> Result<(), RuleError> {
+        if !self.options.has_extras() {
+            return Err(RuleError::NoExtras);
+        }
+        match self.phase() {
+            Phase::Over => return Err(RuleError::GameOver),
+            Phase::Choosing => return Err(RuleError::WrongPhase("Stöck comes after the contract")),
+            Phase::Playing => {}
+        }
+        if self.round.stoeck_holder != Some(seat) {
+            return Err(RuleError::StoeckNotHeld);
+        }
+        if self.round.stoeck_announced {
+            return Err(RuleError::StoeckAlreadyAnnounced);
+        }
+        match self.round.stoeck_second_at {
+            Some(i) if i + 1 != self.round.played => Err(RuleError::StoeckTooLate),
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks `action` for `seat` without changing anything.
+    fn check(&self, seat: Seat, action: &Action) -> Result<Checked, RuleError> {
+        if self.result.is_some() {
+            return Err(RuleError::GameOver);
+        }
+        match action {
+            Action::Bedanke => {
+                if self.can_bedanke() {
+                    Ok(Checked::Plain)
+                } else {
+                    Err(RuleError::BedankeNotAllowed)
+                }
+            }
+            Action::Stoeck => self.stoeck_check(seat).map(|()| Checked::Plain),
+            Action::Schiebe | Action::Choose { .. } => {
+                if self.phase() != Phase::Choosing {
+                    return Err(RuleError::WrongPhase("the contract is already chosen"));
+                }
+                if self.to_act() != Some(seat) {
+                    return Err(RuleError::NotYourTurn { to_act: self.to_act() });
+                }
+                if matches!(action, Action::Schiebe) && !self.can_schiebe(seat) {
+                    return Err(RuleError::CannotPush(if self.options.push_back {
+                        "already pushed back: choose a contract"
+                    } else {
+                        "already pushed: choose a contract"
+                    }));
+                }
+                Ok(Checked::Plain)
+            }
+            Action::Play { card, weis, stoeck } => {
+                if self.phase() != Phase::Playing {
+                    return Err(RuleError::WrongPhase("choose the contract first"));
+                }
+                if self.to_act() != Some(seat) {
+                    return Err(RuleError::NotYourTurn { to_act: self.to_act() });
+                }
+                let hand = self.round.hands[seat.index()];
+                if !hand.contains(*card) {
+                    return Err(RuleError::CardNotHeld(*card));
+                }
+                let legal = self.legal_cards(seat);
+                if !legal.contains(*card) {
+                    return Err(RuleError::IllegalCard { card: *card, legal });
+                }
+                let weis = if weis.is_empty() {
+                    Vec::new()
+                } else {
+                    if !self.options.has_extras() {
+                        return Err(RuleError::NoExtras);
+                    }
+                    if !self.is_first_card(seat) {
+                        return Err(RuleError::WeisTooLate);
+                    }
+                    validate_declaration(hand, weis, self.options.small_weis)
+                        .map_err(RuleError::InvalidWeis)?
+                };
+                if *stoeck {
+                    self.stoeck_check(seat)?;
+                }
+                Ok(Checked::Play { weis })
+            }
+        }
+    }
+
+    /// Applies `action` for `seat` (the one way in). `next_seed` is called once if the
+    /// action ends a round and the game goes on: the server supplies fresh entropy,
+    /// a replay the recorded seed.
+    ///
+    /// # Errors
+    /// Why the action was refused; the game is then unchanged.
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        next_seed: impl FnOnce() -> Seed,
+    ) -> Result<Vec<Event>, RuleError> {
+        let checked = self.check(seat, &action)?;
+        let mut events = Vec::new();
+        self.record_action(seat, &action);
+        match (action, checked) {
+            (Action::Bedanke, _) => self.bedanke(seat, &mut events),
+            (Action::Stoeck, _) => {
+                let trick = match self.round.last_played_by {
+                    Some(s) if s == seat => (self.round.played - 1) / 4,
+                    _ => self.round.trick_no,
+                };
+                self.announce_stoeck(seat, false, trick, &mut events);
+            }
+            (Action::Schiebe, _) => {
+                if self.round.pushed {
+                    self.round.pushed_back = true;
+                } else {
+                    self.round.pushed = true;
+                }
+                events.push(Event::Pushed { seat });
+            }
+            (Action::Choose { contract }, _) => {
+                self.round.contract = Some(contract);
+                self.round.chosen_by = Some(seat);
+                if self.options.has_extras() {
+                    self.round.stoeck_holder =
+                        Seat::ALL.into_iter().find(|s| has_stoeck(self.round.dealt[s.index()], contract));
+                }
+                events.push(Event::ContractChosen { seat, contract });
+            }
+            (Action::Play { card, stoeck, .. }, Checked::Play { weis }) => {
+                self.play(seat, card, weis, stoeck, next_seed, &mut events);
+            }
+            (Action::Play { .. }, Checked::Plain) => {}
+        }
+        Ok(events)
+    }
+
+    fn record_action(&mut self, seat: Seat, action: &Action) {
+        let entry = SeatAction { seat, action: action.clone() };
+        let rounds = &mut self.record.rounds;
+        let n = rounds.len();
+        // R10: a bedanke between rounds is kept after the finished round's last action.
+        let between = matches!(action, Action::Bedanke) && n >= 2 && rounds[n - 1].actions.is_empty();
+        let idx = if between { n - 2 } else { n - 1 };
+        if let Some(r) = rounds.get_mut(idx) {
+            r.actions.push(entry);
+        }
+    }
+
+    fn announce_stoeck(&mut self, seat: Seat, auto: bool, trick: u8, events: &mut Vec<Event>) {
+        self.round.stoeck_announced = true;
+        self.credit(seat.team(), 20, CreditKind::Stoeck, trick);
+        events.push(Event::StoeckAnnounced { seat, auto });
+    }
+
+    fn play(
+        &mut self,
+        seat: Seat,
+        card: Card,
+        weis: Vec<Weis>,
+        stoeck: bool,
+        next_seed: impl FnOnce() -> Seed,
+        events: &mut Vec<Event>,
+    ) {
+        let r = &mut self.round;
+        r.hands[seat.index()] = r.hands[seat.index()].without(card);
+        r.trick.push(card);
+        r.played += 1;
+        r.last_played_by = Some(seat);
+        events.push(Event::CardPlayed(PlayedCard { seat, card }));
+        if !weis.is_empty() {
+            let points = weis.iter().map(|w| w.points(self.options.small_weis)).collect();
+            r.declared[seat.index()] = weis;
+            events.push(Event::WeisDeclared { seat, points });
+        }
+        if r.stoeck_holder == Some(seat)
+            && let Some(pair) = r.contract.and_then(stoeck_cards)
+            && pair.contains(card)
+            && (r.hands[seat.index()] & pair).is_empty()
+        {
+            r.stoeck_second_at = Some(r.played - 1);
+        }
+        let trick_no = self.round.trick_no;
+        if stoeck {
+            self.announce_stoeck(seat, false, trick_no, events);
+        } else if self.options.auto_stoeck
+            && self.round.stoeck_second_at == Some(self.round.played - 1)
+            && !self.round.stoeck_announced
+        {
+            self.announce_stoeck(seat, true, trick_no, events);
+        }
+        if self.round.trick.is_complete() {
+            self.complete_trick(next_seed, events);
+        }
+    }
+
+    fn complete_trick(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Vec<Event>) {
+        let Some(contract) = self.round.contract else { return };
+        let trick = self.round.trick;
+        let Some(winner) = trick.winner(contract) else { return };
+        let t = tables(contract, self.options.old_undenufe);
+        let trick_no = self.round.trick_no;
+        let last = trick_no == 8;
+        let mut points: u32 = trick.cards().map(|c| u32::from(t.points[c.index()])).sum();
+        if last {
+            points += LAST_TRICK_BONUS;
+        }
+        let team = winner.team();
+        if trick_no == 0 && self.options.has_extras() {
+            self.resolve_weis(events);
+        }
+        self.round.card_points[team.index()] += points;
+        self.round.tricks_won[team.index()] += 1;
+        self.credit(team, points, CreditKind::Stich, trick_no);
+        if last && self.round.tricks_won[team.index()] == 9 && self.options.has_extras() {
+            self.credit(team, MATCH_BONUS, CreditKind::Stich, trick_no);
+        }
+        self.round.last_trick =
+            Some(CompletedTrick { trick: trick_no, cards: trick.played().collect(), winner, points });
+        events.push(Event::TrickTaken { trick: trick_no, winner, points });
+        if last {
+            self.finish_round(next_seed, events);
+        } else {
+            self.round.trick = Trick::new(winner);
+            self.round.trick_no += 1;
+        }
+    }
+
+    /// R6: the best single Weis decides; that team scores all its Weis.
+    fn resolve_weis(&mut self, events: &mut Vec<Event>) {
+        let Some(contract) = self.round.contract else { return };
+        let small = self.options.small_weis;
+        let forehand = self.round.forehand;
+        let best = Seat::ALL
+            .into_iter()
+            .flat_map(|s| {
+                self.round.declared[s.index()]
+                    .iter()
+                    .map(move |w| (WeisKey::new(w, s, forehand, contract, small), s))
+            })
+            .max_by_key(|&(k, _)| k);
+        let Some((_, best_seat)) = best else {
+            self.round.weis_result = Some((None, 0));
+            return;
+        };
+        let team = best_seat.team();
+        let points: u32 = team
+            .seats()
+            .iter()
+            .flat_map(|s| self.round.declared[s.index()].iter())
+            .map(|w| w.points(small))
+            .sum();
+        self.round.weis_result = Some((Some(team), points));
+        self.credit(team, points, CreditKind::Weis, 0);
+        let revealed = team
+            .seats()
+            .iter()
+            .filter(|s| !self.round.declared[s.index()].is_empty())
+            .map(|&s| (s, self.round.declared[s.index()].clone()))
+            .collect();
+        events.push(Event::WeisResolved { team: Some(team), points, revealed });
+    }
+
+    fn summary(&self, complete: bool) -> RoundSummary {
+        let r = &self.round;
+        let m = self.multiplier();
+        let mut s = RoundSummary {
+            round: r.number,
+            dealer: r.dealer,
+            forehand: r.forehand,
+            contract: r.contract,
+            chosen_by: r.chosen_by,
+            pushed: r.pushed,
+            multiplier: m,
+            card_points: r.card_points,
+            match_bonus: [0; 2],
+            weis: [0; 2],
+            stoeck: [0; 2],
+            total: [0; 2],
+            running_total: self.totals(),
+            complete,
+            seed: r.seed,
+        };
+        for t in Team::ALL {
+            let i = t.index();
+            if r.tricks_won[i] == 9 && self.options.has_extras() {
+                s.match_bonus[i] = MATCH_BONUS;
+            }
+            if let Some((Some(wt), p)) = r.weis_result
+                && wt == t
+            {
+                s.weis[i] = p;
+            }
+            if r.stoeck_announced && r.stoeck_holder.map(Seat::team) == Some(t) {
+                s.stoeck[i] = 20;
+            }
+            s.total[i] = r.team_credits(t);
+        }
+        s
+    }
+
+    fn freeze_crossings(&mut self) {
+        for t in Team::ALL {
+            self.crossed[t.index()] = self.crossing(t);
+        }
+    }
+
+    fn finish_round(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Vec<Event>) {
+        let summary = self.summary(true);
+        self.freeze_crossings();
+        self.totals_before = self.totals();
+        self.history.push(summary.clone());
+        events.push(Event::RoundScored(summary));
+        let totals = self.totals_before;
+        let result = match (self.options.fixed_rounds, self.options.end) {
+            (Some(n), _) if self.history.len() as u32 >= n => Some(GameResult {
+                winner: match totals[0].cmp(&totals[1]) {
+                    std::cmp::Ordering::Greater => Some(Team::Zero),
+                    std::cmp::Ordering::Less => Some(Team::One),
+                    std::cmp::Ordering::Equal => None,
+                },
+                reason: crate::game::EndReason::FixedRounds,
+                schneider: false,
+                totals,
+            }),
+            (None, End::Automatic) => {
+                let first = match (self.crossed[0], self.crossed[1]) {
+                    (Some(a), Some(b)) => Some(if a <= b { Team::Zero } else { Team::One }),
+                    (Some(_), None) => Some(Team::Zero),
+                    (None, Some(_)) => Some(Team::One),
+                    (None, None) => None,
+                };
+                first.map(|w| self.result_for(w, EndReason::Automatic))
+            }
+            _ => None,
+        };
+        if let Some(res) = result {
+            self.result = Some(res);
+            events.push(Event::GameOver(res));
+            return;
+        }
+        let dealer = self.round.forehand; // R2: next dealer = this round's forehand
+        let seed = next_seed();
+        self.round = Round::new(self.round.number + 1, Some(dealer), seed, self.options.first_round);
+        self.record.rounds.push(RoundRecord::new(&self.round));
+        events.push(Event::RoundDealt {
+            round: self.round.number,
+            dealer: self.round.dealer,
+            forehand: self.round.forehand,
+            commitment: self.round.commitment,
+        });
+    }
+
+    fn result_for(&self, winner: Team, reason: EndReason) -> GameResult {
+        let totals = self.totals();
+        let loser = totals[winner.other().index()];
+        let schneider = self.options.schneider && u64::from(loser) * 2 < u64::from(self.options.target);
+        GameResult { winner: Some(winner), reason, schneider, totals }
+    }
+
+    /// R10: the claim is right if the claimant's team has reached the target, unless
+    /// the other team reached it first within the same trick.
+    fn bedanke(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        let mine = seat.team();
+        let right = match (self.crossing(mine), self.crossing(mine.other())) {
+            (None, _) => false,
+            (Some(a), Some(b)) if (a.round, a.trick) == (b.round, b.trick) => a < b,
+            (Some(_), _) => true,
+        };
+        let winner = if right { mine } else { mine.other() };
+        // The round in play counts as far as it went; one not yet begun is not shown.
+        let begun = self.round.pushed || self.round.contract.is_some();
+        if begun {
+            let s = self.summary(false);
+            self.history.push(s);
+        }
+        let res = self.result_for(winner, EndReason::Bedanke { seat, right });
+        self.result = Some(res);
+        events.push(Event::Bedanke { seat, right });
+        events.push(Event::GameOver(res));
+    }
+}

@@ -1,0 +1,76 @@
+//! The Schieber Jass rules engine: pure (no IO, no async, no clock), exact to
+//! `RULES.md`, and fast enough for bots that search.
+//!
+//! # Layout
+//! - [`card`](crate::Card), [`cardset`](crate::CardSet): the 36 cards and sets of them as bits (R1).
+//! - `seat`: [`Seat`] in playing order and [`Team`] (R1).
+//! - `contract`: [`Contract`], rank orders and card points (R3, R4).
+//! - `options`: [`Options`] and the [`Preset`]s (R11).
+//! - `deal`: [`Seed`], [`Commitment`] and the specified shuffle and 3-3-3 deal (R2, R12).
+//! - `trick`: [`Trick`], [`legal_cards`] and the trick winner (R5).
+//! - `weis`: [`Weis`] detection, validation and the R6 comparison; Stöck detection (R7).
+//! - `action`: [`Action`] (the one way in) and [`Event`].
+//! - `game`: [`Game`], the state machine from dealing to the end of the game (R2–R10).
+//! - `view`: [`SeatView`], the allow-list projection per viewer.
+//! - `record`: [`Record`], replay and verification (R12).
+//! - `playout`: allocation-free random rounds for bots and benchmarks.
+//! - `error`: [`RuleError`] with stable wire codes.
+//!
+//! # Example
+//! ```
+//! use jass_engine::{Action, Contract, Game, Options, Seed, Viewer};
+//! let mut game = Game::new(Options::default(), Seed([1; 32])).unwrap();
+//! let forehand = game.to_act().unwrap();
+//! // The forehand pushes, the partner chooses Obenabe (R3).
+//! game.apply(forehand, Action::Schiebe, || unreachable!()).unwrap();
+//! game.apply(forehand.partner(), Action::Choose { contract: Contract::Obenabe }, || unreachable!()).unwrap();
+//! // The forehand still leads (R2).
+//! let card = game.legal_cards(forehand).first().unwrap();
+//! game.apply(forehand, Action::play(card), || unreachable!()).unwrap();
+//! let view = game.view(Viewer::Seat(forehand.next()));
+//! assert_eq!(view.trick.cards.len(), 1);
+//! assert_eq!(view.hand.len(), 9);
+//! ```
+//!
+//! # Glossary
+//! - *Schiebe(n)*: push the choice of contract to the partner.
+//! - *Obenabe* / *Undenufe*: no-trump contracts, aces high / sixes high.
+//! - *Puur*: the trump jack; *Näll*: the trump nine.
+//! - *Weis*: a declared run or four of a kind; *Stöck*: trump king and queen.
+//! - *Stich*: a trick; *Match*: all nine tricks to one team.
+//! - *Bedanke*: claim the win ("mir bedanke üs").
+//! - *Round*: one deal; *Game*: rounds until the end (R10).
+
+mod action;
+mod card;
+mod cardset;
+mod contract;
+mod deal;
+mod error;
+mod game;
+mod options;
+mod playout;
+mod record;
+mod seat;
+mod trick;
+mod view;
+mod weis;
+
+pub use action::{Action, CreditKind, Event};
+pub use card::{Card, ParseCardError, Rank, Suit};
+pub use cardset::{CardSet, Iter as CardSetIter};
+pub use contract::{Contract, Tables, card_points, set_points, tables, trumps_below};
+pub use deal::{Commitment, Deal, Seed, deal};
+pub use error::RuleError;
+pub use game::{
+    CompletedTrick, CountPos, EndReason, Game, GameResult, LAST_TRICK_BONUS, MATCH_BONUS, Phase, RoundSummary,
+};
+pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, OptionsError, Preset};
+pub use playout::{Playout, play_random, random_hands, random_round};
+pub use record::{RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};
+pub use seat::{Seat, Team};
+pub use trick::{PlayedCard, Trick, legal_cards};
+pub use view::{Allowed, SeatView, TrickView, Viewer, WeisOutcome, WeisView};
+pub use weis::{
+    Weis, WeisError, WeisKey, WeisKind, find_weis, has_stoeck, stoeck_cards, validate_declaration,
+};

@@ -1,0 +1,136 @@
+//! Seats in playing order and the two partnerships (R1).
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A seat 0..=3 in playing order: seat s+1 sits at the right of seat s and plays
+/// after it; partners sit opposite (R1).
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash)]
+pub struct Seat(u8);
+
+impl Seat {
+    /// The four seats in playing order from seat 0.
+    pub const ALL: [Self; 4] = [Self(0), Self(1), Self(2), Self(3)];
+
+    /// The seat with number `n`, if `n < 4`.
+    #[must_use]
+    pub const fn new(n: u8) -> Option<Self> {
+        if n < 4 { Some(Self(n)) } else { None }
+    }
+
+    /// The seat number 0..=3.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The seat that plays next (the right-hand neighbour).
+    #[must_use]
+    pub const fn next(self) -> Self {
+        Self((self.0 + 1) & 3)
+    }
+
+    /// The seat `n` places later in playing order.
+    #[must_use]
+    pub const fn plus(self, n: usize) -> Self {
+        Self(((self.0 as usize + n) & 3) as u8)
+    }
+
+    /// How many places after `from` this seat plays (0..=3).
+    #[must_use]
+    pub const fn distance_from(self, from: Self) -> usize {
+        ((self.0 + 4 - from.0) & 3) as usize
+    }
+
+    /// The partner across the table.
+    #[must_use]
+    pub const fn partner(self) -> Self {
+        Self((self.0 + 2) & 3)
+    }
+
+    /// The seat's team: seats 0+2 are team 0, seats 1+3 team 1.
+    #[must_use]
+    pub const fn team(self) -> Team {
+        if self.0 & 1 == 0 { Team::Zero } else { Team::One }
+    }
+}
+
+impl fmt::Debug for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Seat({})", self.0)
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl Serialize for Seat {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Seat {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = u8::deserialize(d)?;
+        Self::new(n).ok_or_else(|| serde::de::Error::custom("seat must be 0, 1, 2 or 3"))
+    }
+}
+
+/// A partnership: team 0 = seats 0 and 2, team 1 = seats 1 and 3.
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
+pub enum Team {
+    /// Seats 0 and 2.
+    Zero,
+    /// Seats 1 and 3.
+    One,
+}
+
+impl Team {
+    /// Both teams.
+    pub const ALL: [Self; 2] = [Self::Zero, Self::One];
+
+    /// 0 or 1.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other team.
+    #[must_use]
+    pub const fn other(self) -> Self {
+        match self {
+            Self::Zero => Self::One,
+            Self::One => Self::Zero,
+        }
+    }
+
+    /// The team's two seats.
+    #[must_use]
+    pub const fn seats(self) -> [Seat; 2] {
+        match self {
+            Self::Zero => [Seat(0), Seat(2)],
+            Self::One => [Seat(1), Seat(3)],
+        }
+    }
+}
+
+impl Serialize for Team {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(*self as u8)
+    }
+}
+
+impl<'de> Deserialize<'de> for Team {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match u8::deserialize(d)? {
+            0 => Ok(Self::Zero),
+            1 => Ok(Self::One),
+            _ => Err(serde::de::Error::custom("team must be 0 or 1")),
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Weis (R6): detection, validation of a declaration, points and the comparison;
+//! Stöck detection (R7).
+
+use std::cmp::Ordering;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::card::{Card, Rank, Suit};
+use crate::cardset::CardSet;
+use crate::contract::Contract;
+use crate::seat::Seat;
+
+/// The shape of a Weis.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub enum WeisKind {
+    /// `len` cards in a row of `suit` in the natural order, lowest `low` (R6).
+    Run {
+        /// The run's suit.
+        suit: Suit,
+        /// Lowest rank in the natural order.
+        low: Rank,
+        /// 3..=9 cards.
+        len: u8,
+    },
+    /// All four cards of one rank.
+    Four(Rank),
+}
+
+/// A run or a four of a kind, identified by its cards. Serialized as its cards.
+///
+/// ```
+/// use jass_engine::{Weis, CardSet};
+/// let w = Weis::from_cards("HQ HK HA".parse().unwrap()).unwrap();
+/// assert_eq!(w.points(false), 20);
+/// assert!(Weis::from_cards("HQ HK SA".parse().unwrap()).is_none());
+/// ```
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub struct Weis {
+    cards: CardSet,
+    kind: WeisKind,
+}
+
+impl Weis {
+    /// The Weis these cards form, if they form one (shape only; holding and
+    /// wholeness are checked by [`validate_declaration`]).
+    #[must_use]
+    pub fn from_cards(cards: CardSet) -> Option<Self> {
+        let n = cards.len();
+        if n == 4
+            && let Some(first) = cards.first()
+            && cards == CardSet::rank(first.rank())
+        {
+            return Some(Self { cards, kind: WeisKind::Four(first.rank()) });
+        }
+        if n < 3 {
+            return None;
+        }
+        let first = cards.first()?;
+        let suit = first.suit();
+        let bits = cards.suit_bits(suit);
+        if bits.count_ones() != n {
+            return None; // not all of one suit
+        }
+        let shifted = bits >> first.rank().index();
+        // In a row: the bits from the lowest are all ones.
+        if shifted & (shifted + 1) != 0 {
+            return None;
+        }
+        Some(Self { cards, kind: WeisKind::Run { suit, low: first.rank(), len: n as u8 } })
+    }
+
+    /// The Weis's cards.
+    #[must_use]
+    pub const fn cards(&self) -> CardSet {
+        self.cards
+    }
+
+    /// The Weis's shape.
+    #[must_use]
+    pub const fn kind(&self) -> WeisKind {
+        self.kind
+    }
+
+    /// Points (R6); with `small_weis`, runs longer than 5 score 100 and four 8s,
+    /// 7s or 6s score 0 (no Weis).
+    #[must_use]
+    pub const fn points(&self, small_weis: bool) -> u32 {
+        match self.kind {
+            WeisKind::Run { len, .. } => match len {
+                3 => 20,
+                4 => 50,
+                5 => 100,
+                _ if small_weis => 100,
+                n => 150 + 50 * (n as u32 - 6),
+            },
+            WeisKind::Four(Rank::Jack) => 200,
+            WeisKind::Four(Rank::Nine) => 150,
+            WeisKind::Four(Rank::Eight | Rank::Seven | Rank::Six) if small_weis => 0,
+            WeisKind::Four(_) => 100,
+        }
+    }
+}
+
+impl Serialize for Weis {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.cards.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Weis {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let cards = CardSet::deserialize(d)?;
+        Self::from_cards(cards).ok_or_else(|| {
+            serde::de::Error::custom("not a Weis: need a run of 3+ in one suit or a four of a kind")
+        })
+    }
+}
+
+/// Every Weis in `hand`: each maximal run of three or more, and each four of a kind
+/// (R6). With `small_weis`, fours that score nothing are left out.
+///
+/// ```
+/// use jass_engine::find_weis;
+/// let w = find_weis("H6 H7 H8 H9 HT DJ CJ SJ HJ".parse().unwrap(), false);
+/// assert_eq!(w.len(), 2); // the six-run H6..HJ (150) and four jacks (200)
+/// ```
+#[must_use]
+pub fn find_weis(hand: CardSet, small_weis: bool) -> Vec<Weis> {
+    let mut out = Vec::new();
+    for suit in Suit::ALL {
+        let mut bits = hand.suit_bits(suit);
+        while bits != 0 {
+            let low = bits.trailing_zeros();
+            let len = (bits >> low).trailing_ones();
+            if len >= 3 {
+                let cards: CardSet =
+                    (low..low + len).map(|r| Card::new(suit, Rank::ALL[r as usize])).collect();
+                out.push(Weis {
+                    cards,
+                    kind: WeisKind::Run { suit, low: Rank::ALL[low as usize], len: len as u8 },
+                });
+            }
+            bits &= !(((1u32 << len) - 1) << low) as u16;
+        }
+    }
+    for rank in Rank::ALL {
+        let four = CardSet::rank(rank);
+        if hand.contains_all(four) {
+            let w = Weis { cards: four, kind: WeisKind::Four(rank) };
+            if w.points(small_weis) > 0 {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// Why a declaration was refused (R6); the whole play is refused with it.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum WeisError {
+    /// The cards form no Weis.
+    #[error("{0} is not a Weis")]
+    NotAWeis(CardSet),
+    /// A declared card is not in the hand.
+    #[error("{0} is not held")]
+    NotHeld(CardSet),
+    /// A run must be declared whole: the hand holds a longer run containing it.
+    #[error("{0} is not the whole run held")]
+    NotWhole(CardSet),
+    /// The same Weis twice.
+    #[error("{0} is declared twice")]
+    Duplicate(CardSet),
+    /// `small_weis`: a card may count only once.
+    #[error("{0} shares a card with another declared Weis (small Weis: each card counts once)")]
+    SharedCard(CardSet),
+    /// `small_weis`: four 8s, 7s or 6s are no Weis.
+    #[error("{0} is no Weis with small Weis")]
+    NoWeisInSmall(CardSet),
+}
+
+/// Checks a declaration against the hand (R6) and returns the Weis in the order given.
+///
+/// # Errors
+/// The first problem found, naming the offending cards.
+pub fn validate_declaration(
+    hand: CardSet,
+    declared: &[CardSet],
+    small_weis: bool,
+) -> Result<Vec<Weis>, WeisError> {
+    let mut out: Vec<Weis> = Vec::with_capacity(declared.len());
+    let mut used = CardSet::EMPTY;
+    for &cards in declared {
+        let w = Weis::from_cards(cards).ok_or(WeisError::NotAWeis(cards))?;
+        if !hand.contains_all(cards) {
+            return Err(WeisError::NotHeld(cards));
+        }
+        match w.kind {
+            WeisKind::Run { suit, low, len } => {
+                let bits = hand.suit_bits(suit);
+                let lo = low.index();
+                let hi = lo + len as usize; // one above the top
+                let below = lo > 0 && bits & (1 << (lo - 1)) != 0;
+                let above = hi < 9 && bits & (1 << hi) != 0;
+                if below || above {
+                    return Err(WeisError::NotWhole(cards));
+                }
+            }
+            WeisKind::Four(_) => {
+                if w.points(small_weis) == 0 {
+                    return Err(WeisError::NoWeisInSmall(cards));
+                }
+            }
+        }
+        if out.iter().any(|o| o.cards == cards) {
+            return Err(WeisError::Duplicate(cards));
+        }
+        if small_weis && !(used & cards).is_empty() {
+            return Err(WeisError::SharedCard(cards));
+        }
+        used = used | cards;
+        out.push(w);
+    }
+    Ok(out)
+}
+
+/// A Weis with what R6.2–6.3 needs to rank it; `Ord` is the R6 comparison, so the
+/// best Weis at the table is simply the maximum.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct WeisKey {
+    points: u32,
+    is_run: bool,
+    len: u8,
+    /// Run: top card (undenufe: 8 − lowest card); four: rank in the contract's order.
+    height: u8,
+    is_trump_run: bool,
+    /// 3 − places after the forehand: earlier declarers rank higher.
+    earliness: u8,
+}
+
+impl WeisKey {
+    /// The key of `weis`, declared by `seat`, in a round with `forehand` and `contract`.
+    #[must_use]
+    pub fn new(weis: &Weis, seat: Seat, forehand: Seat, contract: Contract, small_weis: bool) -> Self {
+        let undenufe = contract == Contract::Undenufe;
+        let (is_run, len, height, is_trump_run) = match weis.kind {
+            WeisKind::Run { suit, low, len } => {
+                let top = low.index() as u8 + len - 1;
+                let h = if undenufe { 8 - low.index() as u8 } else { top };
+                (true, len, h, contract.trump() == Some(suit))
+            }
+            WeisKind::Four(r) => {
+                let h = if undenufe { 8 - r.index() as u8 } else { r.index() as u8 };
+                (false, 4, h, false)
+            }
+        };
+        Self {
+            points: weis.points(small_weis),
+            is_run,
+            len,
+            height,
+            is_trump_run,
+            earliness: 3 - seat.distance_from(forehand) as u8,
+        }
+    }
+}
+
+impl Ord for WeisKey {
+    fn cmp(&self, o: &Self) -> Ordering {
+        (self.points, self.is_run, self.len, self.height, self.is_trump_run, self.earliness).cmp(&(
+            o.points,
+            o.is_run,
+            o.len,
+            o.height,
+            o.is_trump_run,
+            o.earliness,
+        ))
+    }
+}
+
+impl PartialOrd for WeisKey {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// Whether `hand` holds Stöck, the trump K and Q (R7); never in Obenabe or Undenufe.
+#[must_use]
+pub fn has_stoeck(hand: CardSet, contract: Contract) -> bool {
+    stoeck_cards(contract).is_some_and(|s| hand.contains_all(s))
+}
+
+/// The trump K and Q of `contract`, if it has a trump.
+#[must_use]
+pub fn stoeck_cards(contract: Contract) -> Option<CardSet> {
+    let t = contract.trump()?;
+    Some(CardSet::single(Card::new(t, Rank::King)).with(Card::new(t, Rank::Queen)))
+}
