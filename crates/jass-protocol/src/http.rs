@@ -1,0 +1,71 @@
+//! JSON bodies of the HTTP API (protocol.md, "HTTP API").
+
+use jass_engine::{Options, Preset, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::SeatInfo;
+
+/// `POST /api/tables`: create a private table; the creator sits at seat 0 and hosts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    /// The host's name (1–24 characters).
+    pub name: String,
+    /// Base preset (R11); default `swisslos`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<Preset>,
+    /// Overrides: any subset of the option fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// `POST /api/tables/{table}/seats`: take a free seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinTable {
+    /// The player's name (1–24 characters).
+    pub name: String,
+    /// The seat wanted; default the first free one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+}
+
+/// Answer to create and join. The token is shown once: keep it to reconnect.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Joined {
+    /// The table id.
+    pub table: String,
+    /// Your seat.
+    pub seat: Seat,
+    /// Your secret seat token; send it in `hello`.
+    pub token: String,
+    /// The share link path, e.g. `/t/{table}`.
+    pub link: String,
+}
+
+/// `GET /api/tables/{table}`: what anyone with the link may see before joining.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableInfo {
+    /// The table id.
+    pub table: String,
+    /// The seats.
+    pub seats: [SeatInfo; 4],
+    /// The options in force.
+    pub options: Options,
+    /// Whether a game has started.
+    pub started: bool,
+    /// Spectators connected.
+    pub spectators: u32,
+}
+
+/// Error body of every non-2xx API answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiError {
+    /// Stable code, as on the WebSocket.
+    pub code: crate::ErrorCode,
+    /// Human-readable detail.
+    pub message: String,
+}

@@ -1,0 +1,414 @@
+//! Wire types of the table protocol, the one source of truth for `protocol.md`
+//! (a test parses every JSON example of that document against these types).
+//!
+//! # Layout
+//! - [`ClientMsg`]: client → server WebSocket frames.
+//! - [`ServerMsg`]: server → client WebSocket frames, with [`TableView`].
+//! - [`http`]: the JSON bodies of the HTTP API (create, join, table info).
+//! - [`ErrorCode`] and [`close`]: stable error and close codes.
+//!
+//! # Example
+//! ```
+//! use jass_protocol::ClientMsg;
+//! let m: ClientMsg = serde_json::from_str(r#"{"type":"play","card":"HJ","version":41,"id":7}"#).unwrap();
+//! assert!(matches!(m, ClientMsg::Play { .. }));
+//! assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"play","card":"H1"}"#).is_err());
+//! ```
+
+pub mod http;
+
+use jass_engine::{Action, Card, CardSet, Contract, Options, Preset, Seat, SeatView};
+use serde::{Deserialize, Serialize};
+
+/// The protocol version a client names in its `hello`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Largest text frame the server accepts, in bytes; larger ones close with 1009.
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// A client → server frame. Unknown types and unknown fields are refused
+/// (`bad_message`), so a typo never does something else.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// First frame on every connection. Without a token the connection is a spectator.
+    Hello {
+        /// Must be [`PROTOCOL_VERSION`].
+        protocol: u32,
+        /// The seat token from create or join; never put it in a URL.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+    },
+    /// Push the choice of contract to the partner (R3).
+    Schiebe {
+        /// The `version` of the state this was decided on; a stale one is refused.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        version: Option<u64>,
+        /// Echoed in the `ack` or `error`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Choose the contract (R3).
+    Choose {
+        /// The contract.
+        contract: Contract,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        version: Option<u64>,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Play a card (R5), with the first card optionally declaring Weis (R6) and with
+    /// any card optionally announcing Stöck (R7).
+    Play {
+        /// The card.
+        card: Card,
+        /// Declared Weis, each as its cards.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        weis: Vec<CardSet>,
+        /// Announce Stöck with this card.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stoeck: bool,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        version: Option<u64>,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Announce Stöck without playing (R7).
+    Stoeck {
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        version: Option<u64>,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Claim the win (R10). Takes no version: it is a claim about "now", and the
+    /// order in which the table receives claims decides races.
+    Bedanke {
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Host: start the game once four are seated.
+    Start {
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Host, before the start: exchange the occupants of two seats (either may be free).
+    SwapSeats {
+        /// One seat.
+        a: Seat,
+        /// The other seat.
+        b: Seat,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Host: free a seat and revoke its token (before the start, or to replace a
+    /// player who left).
+    FreeSeat {
+        /// The seat.
+        seat: Seat,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Host, before the start: change the options (a preset, then overrides).
+    SetOptions {
+        /// Base preset (R11); default `swisslos`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        preset: Option<Preset>,
+        /// Option overrides: any subset of the fields of `options`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        options: Option<serde_json::Map<String, serde_json::Value>>,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// After the game: vote for a rematch; when all four have voted a new game starts
+    /// with the same seats and options.
+    Rematch {
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Application-level ping; answered with `pong` carrying the same `t`.
+    Ping {
+        /// Any number, echoed.
+        t: u64,
+    },
+}
+
+impl ClientMsg {
+    /// The request id, echoed in the reply.
+    #[must_use]
+    pub const fn id(&self) -> Option<u64> {
+        match self {
+            Self::Schiebe { id, .. }
+            | Self::Choose { id, .. }
+            | Self::Play { id, .. }
+            | Self::Stoeck { id, .. }
+            | Self::Bedanke { id }
+            | Self::Start { id }
+            | Self::SwapSeats { id, .. }
+            | Self::FreeSeat { id, .. }
+            | Self::SetOptions { id, .. }
+            | Self::Rematch { id } => *id,
+            Self::Hello { .. } | Self::Ping { .. } => None,
+        }
+    }
+
+    /// The state version the client decided on, for the stale check.
+    #[must_use]
+    pub const fn version(&self) -> Option<u64> {
+        match self {
+            Self::Schiebe { version, .. }
+            | Self::Choose { version, .. }
+            | Self::Play { version, .. }
+            | Self::Stoeck { version, .. } => *version,
+            _ => None,
+        }
+    }
+
+    /// The game action this message carries, if it is one.
+    #[must_use]
+    pub fn game_action(&self) -> Option<Action> {
+        Some(match self {
+            Self::Schiebe { .. } => Action::Schiebe,
+            Self::Choose { contract, .. } => Action::Choose { contract: *contract },
+            Self::Play { card, weis, stoeck, .. } => {
+                Action::Play { card: *card, weis: weis.clone(), stoeck: *stoeck }
+            }
+            Self::Stoeck { .. } => Action::Stoeck,
+            Self::Bedanke { .. } => Action::Bedanke,
+            _ => return None,
+        })
+    }
+}
+
+/// A server → client frame.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ServerMsg {
+    /// Reply to `hello`.
+    Welcome {
+        /// The server's protocol version.
+        protocol: u32,
+        /// The table id.
+        table: String,
+        /// The seat this connection plays; `null` for a spectator.
+        seat: Option<Seat>,
+        /// Server name and version.
+        server: String,
+    },
+    /// The full state as this connection may see it; sent after `welcome` and after
+    /// every change. Replace the previous one entirely.
+    State {
+        /// Increases with every change; send it back as `version` with actions.
+        version: u64,
+        /// The view.
+        view: Box<TableView>,
+    },
+    /// A request was accepted.
+    Ack {
+        /// The request's `id`.
+        id: Option<u64>,
+    },
+    /// A request was refused; nothing changed.
+    Error {
+        /// The request's `id`, if it had one.
+        id: Option<u64>,
+        /// Stable code.
+        code: ErrorCode,
+        /// Human-readable detail; do not parse.
+        message: String,
+    },
+    /// Reply to `ping`.
+    Pong {
+        /// The ping's `t`.
+        t: u64,
+    },
+}
+
+/// A seat at the table as everybody sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatInfo {
+    /// The player's name, `null` while the seat is free.
+    pub name: Option<String>,
+    /// Whether the player has a live connection.
+    pub connected: bool,
+}
+
+/// What one connection sees of the table: the lobby, and the engine's seat view once
+/// the game has started.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableView {
+    /// The table id.
+    pub table: String,
+    /// This connection's seat; `null` for a spectator.
+    pub you: Option<Seat>,
+    /// The host's seat (may move players and start).
+    pub host: Seat,
+    /// The four seats in playing order (R1).
+    pub seats: [SeatInfo; 4],
+    /// Spectators connected.
+    pub spectators: u32,
+    /// The options in force.
+    pub options: Options,
+    /// Number of games started at this table (rematches count).
+    pub games: u32,
+    /// Rematch votes by seat, after a game.
+    pub rematch: [bool; 4],
+    /// The game, once started: the engine's allow-list view for this connection.
+    pub game: Option<SeatView>,
+}
+
+/// Stable error codes (snake_case on the wire).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, an unknown type, a missing or unknown field, a wrong type, a binary frame.
+    BadMessage,
+    /// The first message must be `hello`; or a second `hello`.
+    HelloExpected,
+    /// `hello` named another protocol version.
+    UnsupportedProtocol,
+    /// No such table.
+    UnknownTable,
+    /// The token matches no seat of this table.
+    BadToken,
+    /// A spectator tried to act.
+    NotSeated,
+    /// Only the host may do that.
+    NotHost,
+    /// The action was decided on an older state version.
+    Stale,
+    /// Too many messages; the connection closes if it goes on.
+    RateLimited,
+    /// The seat asked for is taken.
+    SeatTaken,
+    /// No seat is free.
+    TableFull,
+    /// Options out of range or unknown.
+    BadOptions,
+    /// The game has already started (lobby actions).
+    AlreadyStarted,
+    /// No game is running (game actions before the start).
+    NotStarted,
+    /// Start needs four seated players.
+    NotEnoughPlayers,
+    /// Rematch before the game is over.
+    GameNotOver,
+    /// The server is at its limit of tables or connections.
+    Busy,
+    /// Names must be 1–24 characters.
+    BadName,
+    /// Engine: the game is over.
+    GameOver,
+    /// Engine: another seat must act.
+    NotYourTurn,
+    /// Engine: the action does not fit the phase.
+    WrongPhase,
+    /// Engine: cannot push (again).
+    CannotPush,
+    /// Engine: the card is not in the hand.
+    CardNotHeld,
+    /// Engine: the card is not legal (R5).
+    IllegalCard,
+    /// Engine: Weis only with the first card (R6).
+    WeisTooLate,
+    /// Engine: an invalid Weis declaration (R6).
+    InvalidWeis,
+    /// Engine: no Weis or Stöck with fixed rounds.
+    NotInFixedRounds,
+    /// Engine: Stöck not held.
+    StoeckNotHeld,
+    /// Engine: Stöck already announced.
+    StoeckAlreadyAnnounced,
+    /// Engine: too late for Stöck (R7).
+    StoeckTooLate,
+    /// Engine: bedanken is off at this table.
+    BedankeNotAllowed,
+    /// The server failed; the state is unchanged.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The code for an engine refusal.
+    #[must_use]
+    pub const fn from_rule(e: &jass_engine::RuleError) -> Self {
+        use jass_engine::RuleError as R;
+        match e {
+            R::GameOver => Self::GameOver,
+            R::NotYourTurn { .. } => Self::NotYourTurn,
+            R::WrongPhase(_) => Self::WrongPhase,
+            R::CannotPush(_) => Self::CannotPush,
+            R::CardNotHeld(_) => Self::CardNotHeld,
+            R::IllegalCard { .. } => Self::IllegalCard,
+            R::WeisTooLate => Self::WeisTooLate,
+            R::InvalidWeis(_) => Self::InvalidWeis,
+            R::NoExtras => Self::NotInFixedRounds,
+            R::StoeckNotHeld => Self::StoeckNotHeld,
+            R::StoeckAlreadyAnnounced => Self::StoeckAlreadyAnnounced,
+            R::StoeckTooLate => Self::StoeckTooLate,
+            R::BedankeNotAllowed => Self::BedankeNotAllowed,
+        }
+    }
+
+    /// The wire string.
+    #[must_use]
+    pub fn as_str(self) -> String {
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    }
+}
+
+/// WebSocket close codes the server uses.
+pub mod close {
+    /// The client closed, or the game table was deleted.
+    pub const NORMAL: u16 = 1000;
+    /// A frame was not valid UTF-8.
+    pub const INVALID_UTF8: u16 = 1007;
+    /// Rate limit exceeded (a flood).
+    pub const RATE_LIMITED: u16 = 1008;
+    /// A frame over [`MAX_MESSAGE_BYTES`](crate::MAX_MESSAGE_BYTES).
+    pub const TOO_BIG: u16 = 1009;
+    /// The server is restarting; reconnect with the same token.
+    pub const SERVICE_RESTART: u16 = 1012;
+    /// Another connection took this seat (same token).
+    pub const REPLACED: u16 = 4001;
+    /// The token matches no seat (or was revoked by the host).
+    pub const BAD_TOKEN: u16 = 4003;
+    /// No such table.
+    pub const UNKNOWN_TABLE: u16 = 4004;
+    /// No `hello` in time, or `hello` with an unsupported protocol.
+    pub const HELLO_TIMEOUT: u16 = 4008;
+    /// Too many malformed messages.
+    pub const TOO_MANY_ERRORS: u16 = 4009;
+}
+
+/// Options from a preset with overrides (any subset of the option fields).
+///
+/// # Errors
+/// An unknown field, a wrong type, or a value out of range.
+pub fn options_from(
+    preset: Option<Preset>,
+    overrides: Option<&serde_json::Map<String, serde_json::Value>>,
+) -> Result<Options, String> {
+    let base = Options::preset(preset.unwrap_or(Preset::Swisslos));
+    let mut value = serde_json::to_value(base).map_err(|e| e.to_string())?;
+    if let (Some(obj), Some(over)) = (value.as_object_mut(), overrides) {
+        for (k, v) in over {
+            obj.insert(k.clone(), v.clone());
+        }
+    }
+    let options: Options = serde_json::from_value(value).map_err(|e| e.to_string())?;
+    options.validate().map_err(|e| e.to_string())?;
+    Ok(options)
+}
