@@ -549,6 +549,11 @@ impl Game {
                 };
                 if *stoeck {
                     self.stoeck_check(seat)?;
+                    // R7: once both cards are down, the next card ends the chance; announcing
+                    // with that card is too late (announce right after the second instead).
+                    if self.round.stoeck_second_at.is_some() {
+                        return Err(RuleError::StoeckTooLate);
+                    }
                 }
                 Ok(Checked::Play { weis })
             }

@@ -58,7 +58,24 @@ pub fn random_step(g: &mut Game, rng: &mut Xoshiro256PlusPlus, next: &mut u64) -
             } else {
                 g.declarable_weis(s).iter().map(|w| w.cards()).collect()
             };
-            let stoeck = g.can_announce_stoeck(s) && rng.next_u32() % 2 == 0;
+            // Stöck: either right away on its own, or with this card when that is still
+            // in time (R7: not once both cards are down).
+            let mut stoeck = false;
+            if g.can_announce_stoeck(s) && rng.next_u32() % 2 == 0 {
+                if g.hand(s).len() < 9 && rng.next_u32() % 2 == 0 {
+                    let mut events = g.apply(s, Action::Stoeck, || unreachable!()).expect("stoeck");
+                    *next += 1;
+                    let n = *next;
+                    events.extend(
+                        g.apply(s, Action::Play { card, weis, stoeck: false }, || seed_n(n))
+                            .expect("play after stoeck"),
+                    );
+                    return events;
+                }
+                let probe =
+                    g.clone().apply(s, Action::Play { card, weis: weis.clone(), stoeck: true }, || seed_n(0));
+                stoeck = probe.is_ok();
+            }
             Action::Play { card, weis, stoeck }
         }
         Phase::Over => unreachable!(),
