@@ -95,7 +95,8 @@ pub enum Preset {
     Manual,
     /// 2 2 1 1 3 3 to 2500.
     Pagat,
-    /// All ×1, to 1000.
+    /// All ×1, to 1000. Spelled `to_1000` as in R11 (snake_case alone would give `to1000`).
+    #[serde(rename = "to_1000")]
     To1000,
 }
 
