@@ -6,12 +6,11 @@
 //! - The store thread (private): owns the `rusqlite::Connection`, takes every pending
 //!   write from its queue, runs them in **one** transaction and commits once, so many
 //!   tables' actions share one fsync (group commit). Only then are their callers told.
-//! - [`StoredTable`], [`StoredGame`], [`StoredAction`]: what [`Store::open`] loads back
-//!   for restart recovery; the server replays them through the engine.
+//! - [`StoredTable`]: what [`Store::open`] loads back for restart recovery: each
+//!   table's append-only entries, which the server replays through the engine.
 //!
-//! The store knows nothing of Jass: table metadata, options and actions are JSON text
-//! the server writes and reads. That keeps one source of truth for their shape (the
-//! protocol and engine types) and lets the schema stay four small tables.
+//! The store knows nothing of Jass: entries are JSON text the server writes and reads.
+//! That keeps one source of truth for their shape and the schema at two small tables.
 //!
 //! # Example
 //! ```
@@ -19,10 +18,11 @@
 //! let dir = std::env::temp_dir().join(format!("jass-store-doc-{}", std::process::id()));
 //! let (store, tables) = jass_store::Store::open(&dir.join("db.sqlite3")).unwrap();
 //! assert!(tables.is_empty());
-//! store.put_table("t1", r#"{"seats":[]}"#.into()).await.unwrap();
-//! store.start_game("t1", 0, r#"{}"#.into(), "00".repeat(32)).await.unwrap();
-//! store.append_action("t1", 0, 0, 1, r#"{"type":"schiebe"}"#.into(), None).await.unwrap();
+//! store.append("t1", r#"{"created":{}}"#.into()).await.unwrap();
+//! store.append("t1", r#"{"action":{}}"#.into()).await.unwrap();
 //! drop(store);
+//! let (_store, tables) = jass_store::Store::open(&dir.join("db.sqlite3")).unwrap();
+//! assert_eq!(tables[0].entries.len(), 2);
 //! # std::fs::remove_dir_all(&dir).ok();
 //! # }
 //! ```
@@ -30,7 +30,7 @@
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use tokio::sync::{mpsc, oneshot};
 
 /// Writes waiting for the store thread. Bounded: a full queue makes callers wait
@@ -53,49 +53,19 @@ pub enum StoreError {
     Closed,
 }
 
-/// One accepted action, as stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredAction {
-    /// 0-based index within the game.
-    pub seq: u64,
-    /// The acting seat.
-    pub seat: u8,
-    /// The action as JSON (the engine's `Action`).
-    pub action: String,
-    /// The seed of the round this action dealt, if it ended a round (hex).
-    pub next_seed: Option<String>,
-}
-
-/// A game as stored: enough to replay it through the engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredGame {
-    /// 0-based game number at the table (rematches count up).
-    pub game: u32,
-    /// The options as JSON.
-    pub options: String,
-    /// The first round's seed (hex).
-    pub first_seed: String,
-    /// Every accepted action in order.
-    pub actions: Vec<StoredAction>,
-}
-
-/// A table as stored.
+/// A table as stored: its entries in the order they were appended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredTable {
     /// The table id.
     pub id: String,
-    /// Server-defined metadata (seats, token hashes, host, options …) as JSON.
-    pub meta: String,
-    /// Unix seconds of the last write.
+    /// Unix seconds of the last append.
     pub last_active: i64,
-    /// The latest game, if one was started.
-    pub game: Option<StoredGame>,
+    /// Server-defined entries (JSON), oldest first.
+    pub entries: Vec<String>,
 }
 
 enum Op {
-    PutTable { id: String, meta: String },
-    StartGame { id: String, game: u32, options: String, first_seed: String },
-    Append { id: String, game: u32, seq: u64, seat: u8, action: String, next_seed: Option<String> },
+    Append { id: String, entry: String },
     DeleteTable { id: String },
 }
 
@@ -120,25 +90,14 @@ fn now() -> i64 {
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
-    meta TEXT NOT NULL,
     last_active INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS games (
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    options TEXT NOT NULL,
-    first_seed TEXT NOT NULL,
-    PRIMARY KEY (table_id, game)
+    entry TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    next_seed TEXT,
-    PRIMARY KEY (table_id, game, seq)
-);
+CREATE INDEX IF NOT EXISTS entries_by_table ON entries (table_id, id);
 ";
 
 fn connect(path: &Path) -> Result<Connection, StoreError> {
@@ -158,154 +117,100 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
 
 impl Store {
     /// Opens (or creates) the database and starts the store thread; returns every
-    /// stored table with its latest game for recovery.
+    /// stored table with its entries, for recovery.
     ///
     /// # Errors
     /// The file cannot be created, opened or read.
     pub fn open(path: &Path) -> Result<(Self, Vec<StoredTable>), StoreError> {
         let conn = connect(path)?;
-        let tables = load(&conn)?;
+        let tables = load(&conn, None)?;
         let (tx, rx) = mpsc::channel(QUEUE);
         std::thread::Builder::new().name("jass-store".into()).spawn(move || run(conn, rx))?;
         Ok((Self { tx, path: path.to_path_buf() }, tables))
     }
 
-    async fn submit(&self, op: Op) -> Result<(), StoreError> {
+    /// Queues `op` now (so one caller's writes keep their order) and returns a future
+    /// that resolves once it is committed.
+    fn submit(&self, op: Op) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
         let (done, rx) = oneshot::channel();
-        self.tx.send(Job { op, done }).await.map_err(|_| StoreError::Closed)?;
-        match rx.await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(msg)) => Err(StoreError::Io(std::io::Error::other(msg))),
-            Err(_) => Err(StoreError::Closed),
+        let queued = self.tx.try_send(Job { op, done });
+        async move {
+            match queued {
+                Ok(()) => {}
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    return Err(StoreError::Io(std::io::Error::other("store queue full")));
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => return Err(StoreError::Closed),
+            }
+            match rx.await {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(msg)) => Err(StoreError::Io(std::io::Error::other(msg))),
+                Err(_) => Err(StoreError::Closed),
+            }
         }
     }
 
-    /// Creates or replaces a table's metadata.
-    ///
-    /// # Errors
-    /// The write failed; nothing may be assumed stored.
-    pub async fn put_table(&self, id: &str, meta: String) -> Result<(), StoreError> {
-        self.submit(Op::PutTable { id: id.to_owned(), meta }).await
-    }
-
-    /// Records a game start (its options and first seed).
-    ///
-    /// # Errors
-    /// As [`put_table`](Self::put_table).
-    pub async fn start_game(
+    /// Appends one entry to `table` (creating the table on its first entry). The entry
+    /// is queued at once, in call order; the future resolves once it is on disk.
+    pub fn append(
         &self,
-        id: &str,
-        game: u32,
-        options: String,
-        first_seed: String,
-    ) -> Result<(), StoreError> {
-        self.submit(Op::StartGame { id: id.to_owned(), game, options, first_seed }).await
+        table: &str,
+        entry: String,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+        self.submit(Op::Append { id: table.to_owned(), entry })
     }
 
-    /// Appends one accepted action; resolves once it is on disk.
-    ///
-    /// # Errors
-    /// As [`put_table`](Self::put_table).
-    pub async fn append_action(
+    /// Deletes a table and its entries (idle expiry).
+    pub fn delete_table(
         &self,
-        id: &str,
-        game: u32,
-        seq: u64,
-        seat: u8,
-        action: String,
-        next_seed: Option<String>,
-    ) -> Result<(), StoreError> {
-        self.submit(Op::Append { id: id.to_owned(), game, seq, seat, action, next_seed }).await
+        table: &str,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+        self.submit(Op::DeleteTable { id: table.to_owned() })
     }
 
-    /// Deletes a table and everything it holds (idle expiry).
-    ///
-    /// # Errors
-    /// As [`put_table`](Self::put_table).
-    pub async fn delete_table(&self, id: &str) -> Result<(), StoreError> {
-        self.submit(Op::DeleteTable { id: id.to_owned() }).await
-    }
-
-    /// Reads one table back (a fresh read connection; for records and tests).
+    /// Reads one table back through a fresh read connection (records, tests).
     ///
     /// # Errors
     /// The file cannot be read.
-    pub fn read_table(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
+    pub fn read_table(&self, table: &str) -> Result<Option<StoredTable>, StoreError> {
         let conn = Connection::open(&self.path)?;
-        let meta: Option<(String, i64)> = conn
-            .query_row("SELECT meta, last_active FROM tables WHERE id = ?1", [id], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?;
-        let Some((meta, last_active)) = meta else { return Ok(None) };
-        let game = load_game(&conn, id)?;
-        Ok(Some(StoredTable { id: id.to_owned(), meta, last_active, game }))
+        Ok(load(&conn, Some(table))?.pop())
     }
 }
 
-fn load(conn: &Connection) -> Result<Vec<StoredTable>, StoreError> {
-    let mut stmt = conn.prepare("SELECT id, meta, last_active FROM tables ORDER BY id")?;
-    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?)))?;
-    let mut out = Vec::new();
+fn load(conn: &Connection, only: Option<&str>) -> Result<Vec<StoredTable>, StoreError> {
+    let mut out: Vec<StoredTable> = Vec::new();
+    let mut stmt = conn.prepare(
+        "SELECT t.id, t.last_active, e.entry FROM tables t LEFT JOIN entries e ON e.table_id = t.id
+         WHERE ?1 IS NULL OR t.id = ?1 ORDER BY t.id, e.id",
+    )?;
+    let rows = stmt.query_map([only], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<String>>(2)?))
+    })?;
     for row in rows {
-        let (id, meta, last_active) = row?;
-        let game = load_game(conn, &id)?;
-        out.push(StoredTable { id, meta, last_active, game });
+        let (id, last_active, entry) = row?;
+        if out.last().is_none_or(|t| t.id != id) {
+            out.push(StoredTable { id, last_active, entries: Vec::new() });
+        }
+        if let (Some(t), Some(e)) = (out.last_mut(), entry) {
+            t.entries.push(e);
+        }
     }
     Ok(out)
 }
 
-fn load_game(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
-    let g: Option<(u32, String, String)> = conn
-        .query_row(
-            "SELECT game, options, first_seed FROM games WHERE table_id = ?1 ORDER BY game DESC LIMIT 1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .optional()?;
-    let Some((game, options, first_seed)) = g else { return Ok(None) };
-    let mut stmt = conn.prepare(
-        "SELECT seq, seat, action, next_seed FROM actions WHERE table_id = ?1 AND game = ?2 ORDER BY seq",
-    )?;
-    let actions = stmt
-        .query_map(params![id, game], |r| {
-            Ok(StoredAction {
-                seq: r.get::<_, i64>(0)? as u64,
-                seat: r.get(1)?,
-                action: r.get(2)?,
-                next_seed: r.get(3)?,
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Some(StoredGame { game, options, first_seed, actions }))
-}
-
 fn apply(tx: &Connection, op: &Op, ts: i64) -> rusqlite::Result<()> {
     match op {
-        Op::PutTable { id, meta } => {
+        Op::Append { id, entry } => {
             tx.execute(
-                "INSERT INTO tables (id, meta, last_active) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(id) DO UPDATE SET meta = excluded.meta, last_active = excluded.last_active",
-                params![id, meta, ts],
+                "INSERT INTO tables (id, last_active) VALUES (?1, ?2)
+                 ON CONFLICT(id) DO UPDATE SET last_active = excluded.last_active",
+                params![id, ts],
             )?;
-        }
-        Op::StartGame { id, game, options, first_seed } => {
-            tx.execute(
-                "INSERT OR REPLACE INTO games (table_id, game, options, first_seed) VALUES (?1, ?2, ?3, ?4)",
-                params![id, game, options, first_seed],
-            )?;
-            tx.execute("UPDATE tables SET last_active = ?2 WHERE id = ?1", params![id, ts])?;
-        }
-        Op::Append { id, game, seq, seat, action, next_seed } => {
-            tx.execute(
-                "INSERT INTO actions (table_id, game, seq, seat, action, next_seed) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![id, game, *seq as i64, seat, action, next_seed],
-            )?;
-            tx.execute("UPDATE tables SET last_active = ?2 WHERE id = ?1", params![id, ts])?;
+            tx.execute("INSERT INTO entries (table_id, entry) VALUES (?1, ?2)", params![id, entry])?;
         }
         Op::DeleteTable { id } => {
-            tx.execute("DELETE FROM actions WHERE table_id = ?1", [id])?;
-            tx.execute("DELETE FROM games WHERE table_id = ?1", [id])?;
+            tx.execute("DELETE FROM entries WHERE table_id = ?1", [id])?;
             tx.execute("DELETE FROM tables WHERE id = ?1", [id])?;
         }
     }
