@@ -193,4 +193,8 @@ for (const name of Object.keys(SWISS)) {
   for (const rank of RANKS) write(join(root, 'swiss', `${name}${rank}.svg`), swiss(name, rank));
 }
 write(join(root, 'back.svg'), back());
+// Suit symbols alone (contract buttons and labels).
+const icon = (defs) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">${defs}</svg>\n`;
+for (const [suit, s] of Object.entries(FRENCH)) write(join(root, 'suits', `${suit}.svg`), icon(`<g fill="${s.color}">${s.body}</g>`));
+for (const [name, s] of Object.entries(SWISS)) write(join(root, 'suits', `${name}.svg`), icon(s.body));
 console.log(`cards written to ${root}`);

@@ -1,0 +1,456 @@
+// Wiring only: routes (start page, join page, table), the connection, local UI
+// state and click handling. Rendering is in view.js, the socket in net.js.
+import { t, getLang, setLang } from './i18n.js';
+import { TableConnection } from './net.js';
+import { h, renderApp, topBar, shareBox } from './view.js';
+import { displayStyle, CONTRACTS } from './cards.js';
+
+const root = document.getElementById('app');
+setLang(getLang());
+
+// R11 presets, used to fill the start page's form (the server fills the same).
+const PRESETS = {
+  swisslos: { multipliers: { hearts: 1, diamonds: 1, clubs: 2, spades: 2, obenabe: 3, undenufe: 3 }, target: 2500, deck: 'french' },
+  manual: { multipliers: { hearts: 1, diamonds: 2, clubs: 1, spades: 2, obenabe: 3, undenufe: 4 }, target: 2500, deck: 'swiss_manual' },
+  pagat: { multipliers: { hearts: 2, diamonds: 2, clubs: 1, spades: 1, obenabe: 3, undenufe: 3 }, target: 2500, deck: 'french' },
+  to_1000: { multipliers: { hearts: 1, diamonds: 1, clubs: 1, spades: 1, obenabe: 1, undenufe: 1 }, target: 1000, deck: 'french' },
+};
+
+const app = {
+  table: null,
+  conn: null,
+  view: null,
+  version: 0,
+  status: null,
+  stopped: null, // close code that stopped the connection
+  ui: {
+    pause: false,
+    lastTrickKey: null,
+    showLastTrick: false,
+    bedankeOpen: false,
+    summaryClosed: new Set(),
+    weisKey: '',
+    weisSel: new Set(),
+    swapFrom: null,
+    notice: null,
+  },
+  stylePref: localStorage.getItem('jass:cards'),
+  pauseTimer: null,
+  noticeTimer: null,
+  page: null, // 'start' | 'join' | 'table' | 'message'
+};
+// For the browser tests and for debugging: the latest state this page received.
+window.__jass = app;
+
+function env() {
+  const deck = app.view?.options?.deck || 'french';
+  return { style: displayStyle(app.stylePref, deck), deck, status: app.status };
+}
+
+function stored(table) {
+  try {
+    const v = JSON.parse(localStorage.getItem(`jass:${table}`) || 'null');
+    if (v && typeof v.token === 'string') return v;
+  } catch { /* ignore */ }
+  return null;
+}
+
+function store(table, seat, token) {
+  localStorage.setItem(`jass:${table}`, JSON.stringify({ seat, token }));
+}
+
+function notice(text) {
+  app.ui.notice = text;
+  clearTimeout(app.noticeTimer);
+  app.noticeTimer = setTimeout(() => { app.ui.notice = null; render(); }, 4000);
+  render();
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  if (app.page === 'table') {
+    if (!app.view) {
+      root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()),
+        h('div', { class: 'banner', testid: 'conn-banner' }, app.status === 'reconnecting' ? t('reconnecting') : t('connecting'))));
+      return;
+    }
+    root.replaceChildren(renderApp(app.view, env(), app.ui));
+  } else if (app.page === 'start') {
+    renderStart();
+  } else if (app.page === 'join') {
+    renderJoin(app.joinInfo);
+  } else if (app.page === 'message') {
+    root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()),
+      h('div', { class: 'screen narrow' }, h('div', { class: 'panel', testid: 'message' }, h('p', {}, app.message.text),
+        app.message.button ? h('button', { class: 'primary', action: app.message.action, testid: 'message-btn' }, app.message.button) : null,
+        h('a', { class: 'button', href: '/' }, t('newTable'))))));
+  }
+}
+
+// ---------------------------------------------------------------- start page
+
+function field(label, input) {
+  return h('label', { class: 'field' }, h('span', {}, label), input);
+}
+
+function check(name, label, checked) {
+  return h('label', { class: 'check' }, h('input', { type: 'checkbox', name, testid: `opt-${name}`, checked }), h('span', {}, label));
+}
+
+function select(name, values, current, labelKey) {
+  return h('select', { name, testid: `opt-${name}` },
+    values.map((v) => h('option', { value: v, selected: v === current }, t(`${labelKey}${v}`))));
+}
+
+function renderStart() {
+  const form = app.startForm || { name: localStorage.getItem('jass:name') || '', preset: 'swisslos' };
+  const p = PRESETS[form.preset];
+  const f = h('form', { class: 'panel start-form', testid: 'start-form' },
+    h('h1', {}, t('title')),
+    h('p', { class: 'muted' }, t('tagline')),
+    field(t('yourName'), h('input', { name: 'name', maxlength: 24, required: true, value: form.name, testid: 'name-input', autocomplete: 'nickname' })),
+    field(t('preset'), h('select', { name: 'preset', testid: 'preset-select' },
+      Object.keys(PRESETS).map((k) => h('option', { value: k, selected: k === form.preset }, t(`preset_${k}`))))),
+    h('details', { class: 'opts', open: true },
+      h('summary', {}, t('options')),
+      field(t('target'), h('input', { type: 'number', name: 'target', min: 1, max: 100000, value: p.target, testid: 'opt-target' })),
+      h('fieldset', { class: 'mults' }, h('legend', {}, t('multipliers')),
+        CONTRACTS.map((c) => h('label', { class: 'mult-field' }, h('span', {}, c === 'obenabe' || c === 'undenufe' ? t(c) : ({ hearts: '♥', diamonds: '♦', clubs: '♣', spades: '♠' })[c]),
+          h('input', { type: 'number', min: 1, max: 10, name: `mult-${c}`, value: p.multipliers[c], testid: `opt-mult-${c}` })))),
+      field(t('deck'), select('deck', ['french', 'swiss_swisslos', 'swiss_manual'], p.deck, 'deck_')),
+      field(t('firstRound'), select('first_round', ['seven_of_hearts', 'random'], 'seven_of_hearts', 'first_')),
+      field(t('end'), select('end', ['bedanken', 'automatic'], 'bedanken', 'end_')),
+      check('push_back', t('pushBack'), false),
+      check('small_weis', t('smallWeis'), false),
+      check('auto_stoeck', t('autoStoeck'), false),
+      check('schneider', t('schneider'), false)),
+    h('button', { class: 'primary big', type: 'submit', testid: 'create-table' }, t('createTable')),
+    h('p', { class: 'error', testid: 'form-error' }));
+  f.preset.addEventListener('change', () => {
+    app.startForm = { name: f.name.value, preset: f.preset.value };
+    renderStart();
+  });
+  f.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const name = f.name.value.trim();
+    const multipliers = {};
+    for (const c of CONTRACTS) multipliers[c] = Number(f[`mult-${c}`].value);
+    const options = {
+      target: Number(f.target.value),
+      multipliers,
+      deck: f.deck.value,
+      first_round: f.first_round.value,
+      end: f.end.value,
+      push_back: f.push_back.checked,
+      small_weis: f.small_weis.checked,
+      auto_stoeck: f.auto_stoeck.checked,
+      schneider: f.schneider.checked,
+    };
+    localStorage.setItem('jass:name', name);
+    const res = await postJson('/api/tables', { name, preset: f.preset.value, options });
+    if (!res.ok) {
+      f.querySelector('.error').textContent = res.body?.message || t('error', { msg: res.status });
+      return;
+    }
+    store(res.body.table, res.body.seat, res.body.token);
+    history.pushState(null, '', `/t/${res.body.table}`);
+    route();
+  });
+  root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()), h('div', { class: 'screen narrow' }, f)));
+}
+
+async function postJson(url, body) {
+  try {
+    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    let b = null;
+    try { b = await r.json(); } catch { /* no body */ }
+    return { ok: r.ok, status: r.status, body: b };
+  } catch (e) {
+    return { ok: false, status: 0, body: { message: String(e) } };
+  }
+}
+
+// ---------------------------------------------------------------- join page
+
+async function loadJoin(table) {
+  app.page = 'join';
+  let info = null;
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(table)}`);
+    if (r.status === 404) {
+      showMessage(t('unknownTable'));
+      return;
+    }
+    info = await r.json();
+  } catch {
+    showMessage(t('unknownTable'));
+    return;
+  }
+  app.joinInfo = info;
+  renderJoin(info);
+}
+
+function renderJoin(info) {
+  const free = info.seats.map((s, i) => (s.name ? null : i)).filter((i) => i != null);
+  const nameInput = h('input', { name: 'name', maxlength: 24, required: true, value: localStorage.getItem('jass:name') || '', testid: 'join-name', autocomplete: 'nickname' });
+  const err = h('p', { class: 'error', testid: 'join-error' });
+  const seats = h('div', { class: 'join-seats' },
+    info.seats.map((s, i) => h('button', {
+      class: 'join-seat', 'data-seat': i, testid: `join-seat-${i}`, disabled: !!s.name, type: 'button',
+    }, h('strong', {}, `${t('seat')} ${i + 1}`), h('span', {}, s.name || t('free')), h('small', {}, `${t('team')} ${i % 2 === 0 ? 'A' : 'B'}`))));
+  seats.addEventListener('click', async (ev) => {
+    const b = ev.target.closest('button[data-seat]');
+    if (!b || b.disabled) return;
+    const name = nameInput.value.trim();
+    if (!name) { nameInput.focus(); nameInput.reportValidity(); return; }
+    localStorage.setItem('jass:name', name);
+    const res = await postJson(`/api/tables/${encodeURIComponent(info.table)}/seats`, { name, seat: Number(b.dataset.seat) });
+    if (!res.ok) {
+      err.textContent = res.body?.message || String(res.status);
+      loadJoin(info.table);
+      return;
+    }
+    store(res.body.table, res.body.seat, res.body.token);
+    route();
+  });
+  const watch = h('button', { type: 'button', testid: 'join-watch' }, t('watch'));
+  watch.addEventListener('click', () => openTable(info.table, null));
+  root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()),
+    h('div', { class: 'screen narrow' }, h('div', { class: 'panel join', testid: 'join' },
+      h('h2', {}, t('joinTitle')),
+      h('label', { class: 'field' }, h('span', {}, t('yourName')), nameInput),
+      free.length ? h('p', {}, t('freeSeats')) : h('p', { testid: 'table-full' }, t('tableFull')),
+      seats, err, watch))));
+}
+
+function showMessage(text, button, action) {
+  app.page = 'message';
+  app.message = { text, button, action };
+  render();
+}
+
+// ---------------------------------------------------------------- the table
+
+function openTable(table, token) {
+  app.page = 'table';
+  app.table = table;
+  app.view = null;
+  app.status = 'connecting';
+  if (app.conn) app.conn.close();
+  app.conn = new TableConnection(table, token, {
+    onStatus: (s) => { app.status = s; if (app.page === 'table') render(); },
+    onWelcome: () => {},
+    onState: onState,
+    onError: (m) => {
+      if (m.code === 'stale' || m.code === 'disconnected') return;
+      notice(t('error', { msg: m.message || m.code }));
+    },
+    onStop: (code) => {
+      if (code === 4003) {
+        localStorage.removeItem(`jass:${table}`);
+        loadJoin(table).then(() => {
+          const e = document.querySelector('[data-testid=join-error]');
+          if (e) e.textContent = t('badToken');
+        });
+      } else if (code === 4001) {
+        showMessage(t('replaced'), t('join'), 'reconnect');
+      } else {
+        showMessage(t('unknownTable'));
+      }
+    },
+  });
+  app.conn.connect();
+  render();
+}
+
+function weisDefaults(g) {
+  // All Weis preselected; with small_weis a card may count once, so only
+  // those that share no card with an earlier one.
+  const sel = new Set();
+  const used = new Set();
+  g.allowed.weis.forEach((cards, i) => {
+    if (g.options.small_weis && cards.some((c) => used.has(c))) return;
+    cards.forEach((c) => used.add(c));
+    sel.add(i);
+  });
+  return sel;
+}
+
+function onState(msg) {
+  const prev = app.view;
+  app.view = msg.view;
+  app.version = msg.version;
+  const g = msg.view.game;
+  const ui = app.ui;
+  if (g) {
+    const lt = g.last_trick;
+    const key = lt ? `${msg.view.games}:${g.round}:${lt.trick}` : null;
+    if (key && key !== ui.lastTrickKey) {
+      ui.lastTrickKey = key;
+      if (prev?.game) {
+        ui.pause = true;
+        clearTimeout(app.pauseTimer);
+        app.pauseTimer = setTimeout(() => { ui.pause = false; render(); }, 1500);
+      }
+    }
+    const wk = JSON.stringify(g.allowed.weis);
+    if (wk !== ui.weisKey) {
+      ui.weisKey = wk;
+      ui.weisSel = weisDefaults(g);
+    }
+    if (!g.allowed.bedanke) ui.bedankeOpen = false;
+    if (!g.last_trick) ui.showLastTrick = false;
+  } else {
+    ui.swapFrom = ui.swapFrom != null && msg.view.you === msg.view.host ? ui.swapFrom : null;
+  }
+  render();
+}
+
+async function send(msg) {
+  if (!app.conn) return;
+  const err = await app.conn.send(msg);
+  if (err && err.code !== 'stale' && err.code !== 'disconnected') notice(t('error', { msg: err.message || err.code }));
+}
+
+function act(type, extra = {}) {
+  return send({ type, version: app.version, ...extra });
+}
+
+async function copyLink() {
+  const input = document.getElementById('share-link');
+  const btn = document.querySelector('[data-testid=copy-link]');
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    ok = true;
+  } catch {
+    input.select();
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+  }
+  if (btn) btn.textContent = ok ? t('copied') : t('copy');
+}
+
+root.addEventListener('click', (ev) => {
+  const el = ev.target.closest('[data-action]');
+  if (!el || el.disabled) return;
+  const a = el.dataset.action;
+  const ui = app.ui;
+  const g = app.view?.game;
+  switch (a) {
+    case 'toggle-lang':
+      setLang(getLang() === 'de' ? 'en' : 'de');
+      render();
+      break;
+    case 'toggle-style': {
+      const next = env().style === 'swiss' ? 'french' : 'swiss';
+      app.stylePref = next;
+      localStorage.setItem('jass:cards', next);
+      render();
+      break;
+    }
+    case 'play': {
+      if (!g) return;
+      const msg = { card: el.dataset.card };
+      if (g.allowed.weis.length && ui.weisSel.size) {
+        msg.weis = g.allowed.weis.filter((_, i) => ui.weisSel.has(i));
+      }
+      act('play', msg);
+      break;
+    }
+    case 'toggle-weis': {
+      const i = Number(el.dataset.index);
+      if (el.checked) ui.weisSel.add(i); else ui.weisSel.delete(i);
+      render();
+      break;
+    }
+    case 'choose':
+      act('choose', { contract: el.dataset.contract });
+      break;
+    case 'schiebe':
+      act('schiebe');
+      break;
+    case 'stoeck':
+      send({ type: 'stoeck' });
+      break;
+    case 'bedanke':
+      ui.bedankeOpen = true;
+      render();
+      break;
+    case 'bedanke-no':
+      ui.bedankeOpen = false;
+      render();
+      break;
+    case 'bedanke-yes':
+      ui.bedankeOpen = false;
+      send({ type: 'bedanke' });
+      render();
+      break;
+    case 'show-last-trick':
+      ui.showLastTrick = true;
+      render();
+      break;
+    case 'close-last-trick':
+      ui.showLastTrick = false;
+      render();
+      break;
+    case 'close-summary':
+      if (g?.last_round) ui.summaryClosed.add(g.last_round.round);
+      render();
+      break;
+    case 'rematch':
+      send({ type: 'rematch' });
+      break;
+    case 'start':
+      send({ type: 'start' });
+      break;
+    case 'swap': {
+      const s = Number(el.dataset.seat);
+      if (ui.swapFrom == null) ui.swapFrom = s;
+      else if (ui.swapFrom === s) ui.swapFrom = null;
+      else {
+        send({ type: 'swap_seats', a: ui.swapFrom, b: s });
+        ui.swapFrom = null;
+      }
+      render();
+      break;
+    }
+    case 'copy-link':
+      copyLink();
+      break;
+    case 'reconnect':
+      route();
+      break;
+    default:
+      break;
+  }
+});
+
+// ---------------------------------------------------------------- routing
+
+function route() {
+  const m = location.pathname.match(/^\/t\/([^/]+)\/?$/);
+  if (app.conn) { app.conn.close(); app.conn = null; }
+  if (!m) {
+    app.page = 'start';
+    app.view = null;
+    render();
+    return;
+  }
+  const table = decodeURIComponent(m[1]);
+  const s = stored(table);
+  if (s) openTable(table, s.token);
+  else loadJoin(table);
+}
+
+window.addEventListener('popstate', route);
+
+// Offline rendering of a given state (layout checks without a server).
+window.__jassRender = (msg, status = 'open') => {
+  if (app.conn) { app.conn.close(); app.conn = null; }
+  app.page = 'table';
+  app.status = status;
+  onState(msg);
+};
+
+route();

@@ -1,0 +1,422 @@
+// Pure rendering: (latest view, local UI state) → DOM. No rules live here: what
+// may be done comes only from view.game.allowed. Clicks are wired in app.js
+// through data-action attributes.
+import { t, getLang } from './i18n.js';
+import { cardUrl, suitUrl, cardName, suitName, sortHand, TRUMPS, CONTRACTS } from './cards.js';
+import { jasstafel } from './jasstafel.js';
+
+export function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k === 'testid') e.setAttribute('data-testid', v);
+    else if (k === 'action') e.setAttribute('data-action', v);
+    else if (v === true) e.setAttribute(k, '');
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c == null || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+/** Display position of an absolute seat, seen from `me` (R1). */
+export function position(seat, me) {
+  return ['bottom', 'right', 'top', 'left'][(seat - (me ?? 0) + 4) % 4];
+}
+
+function seatName(view, s) {
+  return view.seats[s]?.name || `${t('seat')} ${s + 1}`;
+}
+
+function teamLabel(view, team) {
+  const a = seatName(view, team);
+  const b = seatName(view, team + 2);
+  if (view.you == null) return t('team0', { a, b });
+  return view.you % 2 === team ? `${t('us')} (${a} & ${b})` : `${t('them')} (${a} & ${b})`;
+}
+
+function shortTeam(view, team) {
+  if (view.you == null) return t('team0', { a: seatName(view, team), b: seatName(view, team + 2) });
+  return view.you % 2 === team ? t('us') : t('them');
+}
+
+export function cardImg(card, env, extra = {}) {
+  return h('img', {
+    class: 'card-img',
+    src: cardUrl(card, env.style, env.deck),
+    alt: cardName(card, env.style, env.deck, getLang()),
+    draggable: 'false',
+    ...extra,
+  });
+}
+
+export function contractLabel(contract, env) {
+  if (!contract) return '';
+  if (contract === 'obenabe') return t('obenabe');
+  if (contract === 'undenufe') return t('undenufe');
+  const s = TRUMPS[contract];
+  return suitName(s, env.style, env.deck, getLang());
+}
+
+function contractIcon(contract, env) {
+  if (contract === 'obenabe') return h('span', { class: 'c-icon' }, '▲');
+  if (contract === 'undenufe') return h('span', { class: 'c-icon' }, '▼');
+  const s = TRUMPS[contract];
+  return h('img', { class: 'c-icon-img', alt: '', src: suitUrl(s, env.style, env.deck) });
+}
+
+// ---------------------------------------------------------------- top bar
+
+function eyeIcon() {
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 16');
+  svg.setAttribute('class', 'eye');
+  svg.innerHTML = '<path d="M1 8C5 1 19 1 23 8C19 15 5 15 1 8Z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="8" r="3.5" fill="currentColor"/>';
+  return svg;
+}
+
+function topBar(view, env) {
+  const g = view?.game;
+  const info = [];
+  if (g) {
+    info.push(h('span', { class: 'round', testid: 'round' }, t('round', { n: g.round + 1 })));
+    if (g.contract) {
+      const mult = g.options.multipliers[g.contract];
+      info.push(h('span', { class: 'contract-chip', testid: 'contract' },
+        contractIcon(g.contract, env), ` ${contractLabel(g.contract, env)} ×${mult}`,
+        g.pushed ? h('small', {}, ` · ${t('pushedNote')}`) : null));
+    }
+  }
+  return h('header', { class: 'topbar' },
+    h('a', { class: 'brand', href: '/', title: t('newTable') }, t('title')),
+    h('div', { class: 'info' }, info),
+    h('div', { class: 'tools' },
+      view ? h('span', { class: 'spectators', testid: 'spectators', title: t('spectators', { n: view.spectators }) }, eyeIcon(), String(view.spectators)) : null,
+      h('button', { class: 'tool', action: 'toggle-style', testid: 'toggle-deck', title: t('cardsStyle') },
+        t(env.style === 'swiss' ? 'cards_french' : 'cards_swiss')),
+      h('button', { class: 'tool', action: 'toggle-lang', testid: 'toggle-lang' }, t('language'))));
+}
+
+export function connBanner(status) {
+  if (status === 'open' || !status) return null;
+  const text = status === 'reconnecting' ? t('reconnecting') : status === 'connecting' ? t('connecting') : null;
+  if (!text) return null;
+  return h('div', { class: 'banner', testid: 'conn-banner', role: 'status' }, text);
+}
+
+// ---------------------------------------------------------------- seats
+
+function seatBox(view, s, env, extra) {
+  const seat = view.seats[s];
+  const pos = position(s, view.you);
+  const g = view.game;
+  const classes = ['seat', `pos-${pos}`];
+  if (g && g.to_act === s) classes.push('to-act');
+  if (!seat.name) classes.push('empty');
+  if (seat.name && !seat.connected) classes.push('disconnected');
+  const badges = [];
+  if (view.host === s) badges.push(h('span', { class: 'badge host' }, t('host')));
+  if (g && g.dealer === s && g.phase !== 'over') badges.push(h('span', { class: 'badge' }, t('dealer')));
+  if (seat.name && !seat.connected) badges.push(h('span', { class: 'badge off', testid: `offline-${s}` }, t('offline')));
+  return h('div', { class: classes.join(' '), testid: `seat-${pos}`, 'data-seat': s },
+    h('div', { class: 'seat-head' },
+      h('span', { class: `dot ${seat.connected ? 'on' : 'off'}`, title: seat.connected ? '' : t('offline') }),
+      h('span', { class: 'seat-name', testid: `seat-name-${s}` }, seat.name || t('free')),
+      s === view.you ? h('span', { class: 'you' }, `(${t('you')})`) : null),
+    badges.length ? h('div', { class: 'badges' }, badges) : null,
+    extra);
+}
+
+function seatExtras(view, s, env) {
+  const g = view.game;
+  if (!g) return null;
+  const out = [];
+  if (s !== view.you && g.phase !== 'over') {
+    const n = g.hand_counts[s];
+    const backs = h('div', { class: 'backs', testid: `count-${s}`, title: String(n) });
+    for (let i = 0; i < n; i++) backs.append(h('span', { class: 'back' }));
+    out.push(backs);
+  }
+  // Weis: points during the first trick, the winning team's cards after it.
+  const decl = g.weis.filter((w) => w.seat === s);
+  if (decl.length) {
+    if (g.trick.number === 0 && !g.weis_result) {
+      out.push(h('div', { class: 'weis-badge', testid: `weis-points-${s}` },
+        `${t('weis')} ${decl.flatMap((w) => w.points).join(' + ')}`));
+    } else if (g.weis_result && g.weis_result.team === s % 2 && g.trick.number <= 1) {
+      const shown = decl.filter((w) => w.cards);
+      if (shown.length) {
+        out.push(h('div', { class: 'weis-reveal', testid: `weis-cards-${s}` },
+          h('span', {}, `${t('weis')} ${decl.flatMap((w) => w.points).join(' + ')}`),
+          shown.flatMap((w) => w.cards).map((cards) => h('div', { class: 'mini-row' }, cards.map((c) => cardImg(c, env, { class: 'card-img mini' }))))));
+      }
+    }
+  }
+  if (g.stoeck === s) out.push(h('div', { class: 'stoeck-badge', testid: `stoeck-${s}` }, t('stoeck')));
+  return out;
+}
+
+// ---------------------------------------------------------------- trick
+
+function trickView(view, env, ui) {
+  const g = view.game;
+  const me = view.you;
+  let cards = g.trick.cards;
+  let leader = g.trick.leader;
+  let caption = null;
+  let completed = false;
+  if (cards.length === 0 && ui.pause && g.last_trick && g.phase === 'playing') {
+    cards = g.last_trick.cards;
+    leader = cards[0]?.seat;
+    completed = true;
+    caption = t('takes', { name: seatName(view, g.last_trick.winner), points: g.last_trick.points });
+  }
+  const slots = cards.map(({ seat, card }) => h('div', {
+    class: `trick-card at-${position(seat, me)}${seat === leader ? ' leader' : ''}${completed && seat === g.last_trick.winner ? ' winner' : ''}`,
+    testid: `trick-card-${seat}`,
+    'data-card': card,
+  }, cardImg(card, env), seat === leader ? h('span', { class: 'lead-mark', title: t('leader') }, '★') : null));
+  return h('div', { class: `trick${completed ? ' completed' : ''}`, testid: 'trick', 'data-count': cards.length },
+    slots,
+    caption ? h('div', { class: 'trick-caption', testid: 'trick-winner' }, caption) : null);
+}
+
+function statusLine(view) {
+  const g = view.game;
+  if (!g || g.phase === 'over') return null;
+  let text;
+  if (g.to_act === view.you) text = t('yourTurn');
+  else if (g.phase === 'choosing') text = t('waitingChoice', { name: seatName(view, g.to_act) });
+  else text = t('turnOf', { name: seatName(view, g.to_act) });
+  return h('div', { class: `status${g.to_act === view.you ? ' mine' : ''}`, testid: 'status' }, text,
+    g.phase === 'playing' ? h('span', { class: 'trick-no' }, ` · ${t('tricks', { n: g.trick.number + 1 })}`) : null);
+}
+
+// ---------------------------------------------------------------- panels
+
+function roundSummary(view, lr, env, closable) {
+  const row = (label, key, testid) => h('tr', {},
+    h('th', {}, label),
+    h('td', { testid: testid ? `${testid}-0` : null }, String(lr[key][0])),
+    h('td', { testid: testid ? `${testid}-1` : null }, String(lr[key][1])));
+  return h('div', { class: 'panel summary', testid: 'round-summary' },
+    h('div', { class: 'panel-head' },
+      h('strong', {}, t('roundSummary', { n: lr.round + 1 })),
+      lr.contract ? h('span', {}, ` · ${contractLabel(lr.contract, env)} ×${lr.multiplier}`) : null,
+      closable ? h('button', { class: 'x', action: 'close-summary', testid: 'close-summary', 'aria-label': t('close') }, '×') : null),
+    h('table', { class: 'sum-table' },
+      h('thead', {}, h('tr', {}, h('th', {}), h('th', {}, shortTeam(view, 0)), h('th', {}, shortTeam(view, 1)))),
+      h('tbody', {},
+        row(t('cardPoints'), 'card_points'),
+        row(t('weis'), 'weis'),
+        row(t('stoeck'), 'stoeck'),
+        row(t('matchBonus'), 'match_bonus'),
+        h('tr', {}, h('th', {}, t('multiplier')), h('td', { colspan: 2 }, `×${lr.multiplier}`)),
+        row(t('roundTotal'), 'total', 'sum-total'),
+        row(t('runningTotal'), 'running_total', 'sum-running'))));
+}
+
+function lastTrickPanel(view, env) {
+  const lt = view.game.last_trick;
+  if (!lt) return null;
+  return h('div', { class: 'modal', testid: 'last-trick-panel', action: 'close-last-trick' },
+    h('div', { class: 'panel' },
+      h('div', { class: 'panel-head' }, h('strong', {}, t('lastTrick')),
+        h('button', { class: 'x', action: 'close-last-trick', 'aria-label': t('close') }, '×')),
+      h('div', { class: 'lt-cards' }, lt.cards.map(({ seat, card }) => h('figure', { class: seat === lt.winner ? 'winner' : '' },
+        cardImg(card, env), h('figcaption', {}, seatName(view, seat))))),
+      h('p', {}, t('takes', { name: seatName(view, lt.winner), points: lt.points }))));
+}
+
+function contractDialog(view, env) {
+  const g = view.game;
+  const a = g.allowed;
+  if (!a.choose && !a.schiebe) return null;
+  const note = g.pushed_back ? t('pushedBackToYou') : g.pushed ? t('pushedToYou') : null;
+  const buttons = CONTRACTS.map((c) => h('button', {
+    class: `contract-btn c-${c}`, action: 'choose', 'data-contract': c, testid: `contract-${c}`, disabled: !a.choose,
+  }, contractIcon(c, env), h('span', { class: 'c-name' }, contractLabel(c, env)), h('span', { class: 'mult' }, `×${g.options.multipliers[c]}`)));
+  return h('div', { class: 'sheet contract-dialog', testid: 'contract-dialog' },
+    h('strong', {}, t('chooseContract')),
+    note ? h('p', { class: 'note' }, note) : null,
+    h('div', { class: 'contracts' }, buttons),
+    a.schiebe ? h('button', { class: 'schiebe-btn', action: 'schiebe', testid: 'schiebe' }, g.pushed ? t('schiebenBack') : t('schieben')) : null);
+}
+
+function weisChooser(view, env, ui) {
+  const g = view.game;
+  const list = g.allowed.weis;
+  if (!list.length || !g.allowed.cards.length) return null;
+  return h('div', { class: 'weis-choice', testid: 'weis-choice' },
+    h('strong', {}, t('weisDeclare')),
+    list.map((cards, i) => h('label', { class: 'weis-opt' },
+      h('input', { type: 'checkbox', action: 'toggle-weis', 'data-index': i, testid: `weis-option-${i}`, checked: ui.weisSel.has(i) }),
+      h('span', { class: 'mini-row' }, cards.map((c) => cardImg(c, env, { class: 'card-img mini' }))))));
+}
+
+function bedankeConfirm(view) {
+  const g = view.game;
+  const team = view.you % 2;
+  return h('div', { class: 'modal', testid: 'bedanke-confirm' },
+    h('div', { class: 'panel' },
+      h('strong', {}, t('bedankeConfirm')),
+      h('p', { testid: 'bedanke-info' }, t('bedankeInfo', { total: g.totals[team], target: g.options.target })),
+      h('div', { class: 'row' },
+        h('button', { class: 'primary', action: 'bedanke-yes', testid: 'bedanke-yes' }, t('confirm')),
+        h('button', { action: 'bedanke-no', testid: 'bedanke-no' }, t('cancel')))));
+}
+
+function gameOver(view, env) {
+  const g = view.game;
+  const r = g.result;
+  const reason = r.reason;
+  let why;
+  if (reason.type === 'bedanke') why = t(reason.right ? 'reasonBedankeRight' : 'reasonBedankeWrong', { name: seatName(view, reason.seat) });
+  else if (reason.type === 'automatic') why = t('reasonAutomatic');
+  else why = t('reasonFixed');
+  const votes = view.rematch.filter(Boolean).length;
+  const voted = view.you != null && view.rematch[view.you];
+  return h('div', { class: 'modal over' },
+    h('div', { class: 'panel game-over', testid: 'game-over' },
+      h('h2', {}, t('gameOver')),
+      h('p', { class: 'winner', testid: 'winner' }, r.winner == null ? t('draw') : t('winner', { team: teamLabel(view, r.winner) })),
+      h('p', { testid: 'result-reason' }, why),
+      r.schneider ? h('p', { class: 'schneider', testid: 'schneider' }, t('schneiderResult')) : null,
+      h('table', { class: 'sum-table' }, h('tbody', {},
+        [0, 1].map((tm) => h('tr', {}, h('th', {}, teamLabel(view, tm)), h('td', { testid: `final-${tm}` }, String(r.totals[tm])))))),
+      g.last_round ? roundSummary(view, g.last_round, env, false) : null,
+      h('div', { class: 'row' },
+        view.you != null ? h('button', { class: 'primary', action: 'rematch', testid: 'rematch', disabled: voted }, t('rematch')) : null,
+        h('a', { class: 'button', href: `/api/tables/${encodeURIComponent(view.table)}/record`, download: `jass-${view.table}.json`, testid: 'record-link' }, t('record'))),
+      h('p', { class: 'muted', testid: 'rematch-votes' }, t('rematchVotes', { n: votes }))));
+}
+
+function scoreBoard(view) {
+  const g = view.game;
+  const totals = g ? g.totals : [0, 0];
+  const target = view.options.target;
+  return h('aside', { class: 'score', testid: 'score' },
+    [0, 1].map((tm) => h('div', { class: `team-score${view.you != null && view.you % 2 === tm ? ' mine' : ''}` },
+      h('div', { class: 'team-head' },
+        h('span', { class: 'team-name' }, teamLabel(view, tm)),
+        h('span', { class: 'total', testid: `total-${tm}` }, String(totals[tm]))),
+      jasstafel(totals[tm], teamLabel(view, tm), `jasstafel-${tm}`))),
+    h('div', { class: 'target muted' }, `${t('target')}: ${target}`));
+}
+
+// ---------------------------------------------------------------- screens
+
+export function renderGame(view, env, ui) {
+  const g = view.game;
+  const me = view.you;
+  const table = h('section', { class: 'table-area', testid: 'table' },
+    [0, 1, 2, 3].map((s) => seatBox(view, s, env, seatExtras(view, s, env))),
+    h('div', { class: 'center' },
+      g.phase === 'choosing' && g.last_round && !ui.summaryClosed.has(g.last_round.round)
+        ? roundSummary(view, g.last_round, env, true)
+        : trickView(view, env, ui)));
+
+  const a = g.allowed;
+  const legal = new Set(a.cards);
+  const hand = h('section', { class: 'hand', testid: 'hand', style: `--n: ${Math.max(g.hand.length, 2)}` },
+    sortHand(g.hand, g.contract).map((c) => h('button', {
+      class: `card ${legal.has(c) ? 'legal' : 'illegal'}`,
+      action: 'play', 'data-card': c, testid: `card-${c}`,
+      disabled: !legal.has(c),
+      'aria-label': cardName(c, env.style, env.deck, getLang()),
+    }, cardImg(c, env))));
+
+  const actions = h('div', { class: 'actions' },
+    g.last_trick ? h('button', { action: 'show-last-trick', testid: 'last-trick-btn' }, t('lastTrick')) : null,
+    a.stoeck && !g.options.auto_stoeck ? h('button', { class: 'stoeck-btn', action: 'stoeck', testid: 'stoeck-btn' }, t('announceStoeck')) : null,
+    a.bedanke ? h('button', { class: 'bedanke-btn', action: 'bedanke', testid: 'bedanke-btn' }, t('bedanke')) : null);
+
+  let weisInfo = null;
+  if (g.weis_result && g.phase === 'playing') {
+    weisInfo = h('div', { class: 'weis-info muted', testid: 'weis-result' },
+      g.weis_result.team == null ? t('weisNone') : t('weisWon', { team: shortTeam(view, g.weis_result.team), points: g.weis_result.points }));
+  }
+
+  return h('div', { class: `screen game${me == null ? ' spectator' : ''}` },
+    h('div', { class: 'play-col' },
+      table,
+      h('div', { class: 'under-table' }, statusLine(view), weisInfo, actions),
+      g.phase === 'choosing' && me != null ? contractDialog(view, env) : null,
+      g.phase === 'playing' ? weisChooser(view, env, ui) : null,
+      me != null ? hand : h('p', { class: 'muted' }, t('spectating'))),
+    scoreBoard(view),
+    ui.showLastTrick ? lastTrickPanel(view, env) : null,
+    ui.bedankeOpen && a.bedanke ? bedankeConfirm(view) : null,
+    g.phase === 'over' && g.result ? gameOver(view, env) : null);
+}
+
+function optionsList(opts, env) {
+  const yn = (b) => (b ? t('on') : t('off'));
+  const m = opts.multipliers;
+  const items = [
+    [t('target'), opts.target],
+    [t('multipliers'), CONTRACTS.map((c) => `${contractLabel(c, env)} ×${m[c]}`).join(', ')],
+    [t('deck'), t(`deck_${opts.deck}`)],
+    [t('firstRound'), t(`first_${opts.first_round}`)],
+    [t('pushBack'), yn(opts.push_back)],
+    [t('smallWeis'), yn(opts.small_weis)],
+    [t('autoStoeck'), yn(opts.auto_stoeck)],
+    [t('end'), t(`end_${opts.end}`)],
+    [t('schneider'), yn(opts.schneider)],
+  ];
+  if (opts.old_undenufe) items.push([t('old_undenufe'), yn(true)]);
+  return h('dl', { class: 'options-list', testid: 'options-list' },
+    items.map(([k, v]) => [h('dt', {}, k), h('dd', {}, String(v))]));
+}
+
+export function shareBox(link) {
+  return h('div', { class: 'share', testid: 'share' },
+    h('label', { for: 'share-link' }, t('shareLink')),
+    h('div', { class: 'row' },
+      h('input', { id: 'share-link', readonly: true, value: link, testid: 'share-link' }),
+      h('button', { action: 'copy-link', testid: 'copy-link' }, t('copy'))));
+}
+
+export function renderLobby(view, env, ui) {
+  const me = view.you;
+  const isHost = me != null && me === view.host;
+  const full = view.seats.every((s) => s.name);
+  const seats = [0, 1, 2, 3].map((s) => {
+    const extra = [];
+    extra.push(h('div', { class: 'muted small' }, `${t('team')} ${s % 2 === 0 ? 'A' : 'B'}`));
+    if (isHost) {
+      extra.push(h('button', {
+        class: `swap-btn${ui.swapFrom === s ? ' selected' : ''}`, action: 'swap', 'data-seat': s, testid: `swap-${s}`,
+      }, ui.swapFrom === s ? '…' : ui.swapFrom != null ? `⇄ ${t('swapWith')} ${s + 1}` : `⇄ ${t('swap')}`));
+    }
+    return seatBox(view, s, env, extra);
+  });
+  return h('div', { class: 'screen lobby', testid: 'lobby' },
+    h('div', { class: 'play-col' },
+      shareBox(`${location.origin}/t/${view.table}`),
+      h('section', { class: 'table-area lobby-table' }, seats,
+        h('div', { class: 'center' },
+          h('div', { class: 'lobby-center' },
+            h('strong', {}, t('lobby')),
+            h('p', { class: 'muted' }, full ? t('onlyHostStarts') : t('waitingPlayers')),
+            h('p', { class: 'muted', testid: 'lobby-spectators' }, t('spectators', { n: view.spectators })),
+            isHost ? h('button', { class: 'primary', action: 'start', testid: 'start', disabled: !full }, t('start')) : null))),
+      me == null ? h('p', { class: 'muted' }, t('spectating')) : null),
+    h('aside', { class: 'options-box' }, h('h3', {}, t('optionsInForce')), optionsList(view.options, env)));
+}
+
+export function renderApp(view, env, ui) {
+  const body = view.game ? renderGame(view, env, ui) : renderLobby(view, env, ui);
+  return h('div', { class: 'app-root' },
+    topBar(view, env),
+    connBanner(env.status),
+    ui.notice ? h('div', { class: 'notice', testid: 'notice' }, ui.notice) : null,
+    body);
+}
+
+export { topBar };
