@@ -258,6 +258,41 @@ impl Game {
         })
     }
 
+    /// **For tests and analysis only**: a game whose first round has the given hands,
+    /// dealer and forehand, starting from game totals `totals`, instead of dealing a
+    /// seed. Later rounds are dealt from the seeds `apply` is given, as usual.
+    ///
+    /// Such a game is not reproducible from seeds: its record holds the given hands
+    /// next to the placeholder seed `Seed([0; 32])`, so [`Record::replay`] refuses it
+    /// with a deal mismatch. Games made by [`Game::new`] are unaffected.
+    ///
+    /// # Errors
+    /// Options out of range.
+    ///
+    /// # Panics
+    /// If the hands are not four disjoint sets of nine cards.
+    #[doc(hidden)]
+    pub fn with_hands(
+        options: Options,
+        dealer: Seat,
+        hands: [CardSet; 4],
+        forehand: Seat,
+        totals: [u32; 2],
+    ) -> Result<Self, OptionsError> {
+        let all = hands.iter().fold(CardSet::EMPTY, |a, &h| a | h);
+        assert!(
+            hands.iter().all(|h| h.len() == 9) && all == CardSet::DECK,
+            "with_hands needs four disjoint hands of nine cards"
+        );
+        let mut game = Self::new(options, Seed([0; 32]))?;
+        let r = &mut game.round;
+        (r.dealer, r.forehand, r.dealt, r.hands, r.trick) =
+            (dealer, forehand, hands, hands, Trick::new(forehand));
+        game.record.rounds[0] = RoundRecord::new(&game.round);
+        game.totals_before = totals;
+        Ok(game)
+    }
+
     /// The table options.
     #[must_use]
     pub const fn options(&self) -> &Options {

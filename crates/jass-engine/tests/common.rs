@@ -31,7 +31,7 @@ pub fn random_step(g: &mut Game, rng: &mut Xoshiro256PlusPlus, next: &mut u64) -
     let s = g.to_act().expect("someone to act");
     let action = match g.phase() {
         Phase::Choosing => {
-            if g.can_schiebe(s) && rng.next_u32() % 3 == 0 {
+            if g.can_schiebe(s) && rng.next_u32().is_multiple_of(3) {
                 Action::Schiebe
             } else {
                 let k = jass_engine::Contract::ALL[(rng.next_u32() % 6) as usize];
@@ -61,8 +61,8 @@ pub fn random_step(g: &mut Game, rng: &mut Xoshiro256PlusPlus, next: &mut u64) -
             // Stöck: either right away on its own, or with this card when that is still
             // in time (R7: not once both cards are down).
             let mut stoeck = false;
-            if g.can_announce_stoeck(s) && rng.next_u32() % 2 == 0 {
-                if g.hand(s).len() < 9 && rng.next_u32() % 2 == 0 {
+            if g.can_announce_stoeck(s) && rng.next_u32().is_multiple_of(2) {
+                if g.hand(s).len() < 9 && rng.next_u32().is_multiple_of(2) {
                     let mut events = g.apply(s, Action::Stoeck, || unreachable!()).expect("stoeck");
                     *next += 1;
                     let n = *next;
@@ -87,4 +87,95 @@ pub fn random_step(g: &mut Game, rng: &mut Xoshiro256PlusPlus, next: &mut u64) -
 
 pub fn rng(n: u64) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(n)
+}
+
+/// The four hands, by seat, from their text form.
+pub fn hands(h: [&str; 4]) -> [CardSet; 4] {
+    h.map(cards)
+}
+
+/// Four hands of nine: each seat gets its `fixed` cards, and the rest of the deck is
+/// dealt out to fill them, preferring a seat where the card touches no card of its
+/// suit already held (so fill-ins do not lengthen a declared run).
+pub fn fill(fixed: [&str; 4]) -> [CardSet; 4] {
+    let mut h = hands(fixed);
+    let taken = h.iter().fold(CardSet::EMPTY, |a, &x| a | x);
+    assert_eq!(taken.len(), h.iter().map(|x| x.len()).sum::<u32>(), "fixed cards overlap");
+    for c in !taken {
+        let touches = |hand: CardSet| {
+            let r = c.rank().index();
+            [r.checked_sub(1), Some(r + 1)]
+                .into_iter()
+                .flatten()
+                .filter(|&n| n < 9)
+                .any(|n| hand.contains(jass_engine::Card::new(c.suit(), jass_engine::Rank::ALL[n])))
+        };
+        let room: Vec<usize> = (0..4).filter(|&i| h[i].len() < 9).collect();
+        let i = room.iter().copied().find(|&i| !touches(h[i])).unwrap_or(room[0]);
+        h[i] = h[i].with(c);
+    }
+    h
+}
+
+/// A game with these hands, dealer, forehand and starting totals (see `Game::with_hands`).
+pub fn game_with(
+    options: jass_engine::Options,
+    dealer: u8,
+    forehand: u8,
+    h: [CardSet; 4],
+    totals: [u32; 2],
+) -> Game {
+    Game::with_hands(options, seat(dealer), h, seat(forehand), totals).unwrap()
+}
+
+/// Applies an action that must be accepted; a round that ends deals from `seed_n(round)`.
+pub fn act(g: &mut Game, s: Seat, a: Action) -> Vec<Event> {
+    let n = u64::from(g.round_number()) + 1000;
+    let desc = format!("{a:?}");
+    g.apply(s, a, || seed_n(n)).unwrap_or_else(|e| panic!("seat {s} {desc} refused: {e}"))
+}
+
+/// Plays `c` for seat `s` (no Weis, no Stöck); it must be accepted.
+pub fn play(g: &mut Game, s: u8, c: &str) -> Vec<Event> {
+    act(g, seat(s), Action::play(card(c)))
+}
+
+/// Plays the cards for whoever is to act, in turn, checking each seat is the one to act.
+pub fn play_cards(g: &mut Game, seats_and_cards: &[(u8, &str)]) -> Vec<Event> {
+    let mut out = Vec::new();
+    for &(s, c) in seats_and_cards {
+        assert_eq!(g.to_act(), Some(seat(s)), "seat {s} to play {c}");
+        out.extend(play(g, s, c));
+    }
+    out
+}
+
+/// An action that must be refused; checks the game did not change and returns the error.
+pub fn refused(g: &mut Game, s: Seat, a: Action) -> jass_engine::RuleError {
+    let before = g.clone();
+    let e = g.apply(s, a, || seed_n(99)).expect_err("action should be refused");
+    assert_eq!(*g, before, "a refused action changed the game");
+    e
+}
+
+/// Whoever is to act plays its lowest-index legal card; returns the events.
+pub fn play_first_legal(g: &mut Game) -> Vec<Event> {
+    let s = g.to_act().expect("someone to act");
+    let c = g.legal_cards(s).first().expect("a legal card");
+    act(g, s, Action::play(c))
+}
+
+/// Plays first legal cards until the current round is over; returns all events.
+pub fn finish_round(g: &mut Game) -> Vec<Event> {
+    let round = g.round_number();
+    let mut out = Vec::new();
+    while g.round_number() == round && g.phase() == Phase::Playing {
+        out.extend(play_first_legal(g));
+    }
+    out
+}
+
+/// The round summaries among `events`.
+pub fn summaries(events: &[Event]) -> Vec<jass_engine::RoundSummary> {
+    events.iter().filter_map(|e| if let Event::RoundScored(s) = e { Some(s.clone()) } else { None }).collect()
 }

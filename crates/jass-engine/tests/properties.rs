@@ -17,11 +17,11 @@ fn options_for(i: u64) -> Options {
     });
     o.target = 300 + (i % 7) as u32 * 100;
     o.end = End::Automatic;
-    o.push_back = i % 3 == 0;
-    o.small_weis = i % 5 == 0;
-    o.auto_stoeck = i % 2 == 0;
-    o.old_undenufe = i % 11 == 0;
-    if i % 13 == 0 {
+    o.push_back = i.is_multiple_of(3);
+    o.small_weis = i.is_multiple_of(5);
+    o.auto_stoeck = i.is_multiple_of(2);
+    o.old_undenufe = i.is_multiple_of(11);
+    if i.is_multiple_of(13) {
         o.fixed_rounds = Some(2);
     }
     o
@@ -75,20 +75,20 @@ fn random_games_keep_every_invariant() {
                 assert!(!g.legal_cards(s).is_empty());
                 // An illegal card leaves the game unchanged.
                 let illegal = (g.hand(s) & !g.legal_cards(s)).first();
-                if let Some(c) = illegal.filter(|_| rng.next_u32() % 4 == 0) {
+                if let Some(c) = illegal.filter(|_| rng.next_u32().is_multiple_of(4)) {
                     let before = g.clone();
                     assert!(g.apply(s, Action::play(c), || unreachable!()).is_err());
                     assert_eq!(g, before);
                 }
                 let other = s.next();
-                if let Some(c) = g.hand(other).first().filter(|_| rng.next_u32() % 8 == 0) {
+                if let Some(c) = g.hand(other).first().filter(|_| rng.next_u32().is_multiple_of(8)) {
                     let before = g.clone();
                     assert!(g.apply(other, Action::play(c), || unreachable!()).is_err());
                     assert_eq!(g, before);
                 }
             }
             // No view leaks a hidden card (checked on a sample of steps: JSON is slow).
-            if rng.next_u32() % 16 == 0 {
+            if rng.next_u32().is_multiple_of(16) {
                 for viewer in [None, Some(seat(0)), Some(seat(1)), Some(seat(2)), Some(seat(3))] {
                     let v = g.view(viewer.map_or(Viewer::Spectator, Viewer::Seat));
                     let json = serde_json::to_value(&v).unwrap();
