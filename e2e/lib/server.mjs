@@ -1,0 +1,59 @@
+// Builds and starts the real jass-server on a free loopback port.
+import { spawn, execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The server binary: $JASS_SERVER_BIN, or a fresh debug build of jass-server. */
+export function serverBinary() {
+  if (process.env.JASS_SERVER_BIN) return process.env.JASS_SERVER_BIN;
+  execFileSync('cargo', ['build', '--locked', '-p', 'jass-server'], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] });
+  const target = process.env.CARGO_TARGET_DIR || join(REPO, 'target');
+  const bin = join(target, 'debug', 'jass-server');
+  if (!existsSync(bin)) throw new Error(`no server binary at ${bin}`);
+  return bin;
+}
+
+export async function startServer() {
+  const bin = serverBinary();
+  const port = await freePort();
+  const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--web-dir', join(REPO, 'web')], {
+    cwd: REPO,
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode != null) throw new Error(`jass-server exited with ${child.exitCode}`);
+    try {
+      const r = await fetch(`${base}/healthz`);
+      if (r.ok) break;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) { child.kill(); throw new Error('jass-server did not answer /healthz'); }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    port,
+    stop() {
+      if (child.exitCode == null) child.kill('SIGTERM');
+      return new Promise((resolve) => { if (child.exitCode != null) resolve(); else child.once('exit', resolve); });
+    },
+  };
+}
