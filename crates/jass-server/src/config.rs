@@ -1,0 +1,79 @@
+//! Every tunable of the server in one place, so tests can shrink timings and limits
+//! instead of waiting for production values.
+
+use std::time::Duration;
+
+/// Server settings. [`Config::default`] holds the values `protocol.md` promises.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How long a new socket may take to send `hello` before it is closed with 4008;
+    /// an idle half-open socket would otherwise hold a slot for ever.
+    pub hello_timeout: Duration,
+    /// How often the server sends a WebSocket ping, so dead peers are noticed and
+    /// proxies keep the connection open.
+    pub ping_interval: Duration,
+    /// A peer silent (no frame, no pong) for this long is dropped and its seat shown
+    /// as disconnected.
+    pub pong_timeout: Duration,
+    /// Longest a single frame may take to go out; a peer that stops reading must not
+    /// hold its connection task (or its buffers) for ever.
+    pub send_timeout: Duration,
+    /// How long a closing socket waits for the peer's close reply before dropping it.
+    pub close_linger: Duration,
+    /// Token bucket size: the burst of messages a connection may send at once.
+    pub rate_burst: u32,
+    /// Token bucket refill, in messages per second.
+    pub rate_per_second: u32,
+    /// Messages refused with `rate_limited` in a row before the connection is closed
+    /// with 1008 (a client that keeps going is flooding, not just bursty).
+    pub rate_strikes: u32,
+    /// Malformed messages a connection may send before it is closed with 4009.
+    pub malformed_strikes: u32,
+    /// Largest text frame accepted; larger ones close the socket with 1009.
+    pub max_message_bytes: usize,
+    /// Read buffer per socket. Small, because a card-game frame is under 4 KiB and the
+    /// memory target is 64 KiB per table with four sockets.
+    pub read_buffer_bytes: usize,
+    /// Write buffer per socket before it is flushed (see `read_buffer_bytes`).
+    pub write_buffer_bytes: usize,
+    /// Hard cap of the write buffer; a peer that does not read is cut off rather
+    /// than buffered for.
+    pub max_write_buffer_bytes: usize,
+    /// Tables held at once; creating more answers `busy`.
+    pub max_tables: usize,
+    /// Open WebSocket connections at once; more are refused with 503 `busy`.
+    pub max_connections: usize,
+    /// Commands queued per table actor; senders wait when it is full, which keeps a
+    /// flood on one table from growing memory.
+    pub table_mailbox: usize,
+    /// A table with nobody connected and no activity for this long is dropped from
+    /// memory (its record stays in the store).
+    pub table_idle_timeout: Duration,
+    /// On shutdown, how long to wait for sockets and table actors to finish.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            hello_timeout: Duration::from_secs(5),
+            ping_interval: Duration::from_secs(15),
+            pong_timeout: Duration::from_secs(45),
+            send_timeout: Duration::from_secs(10),
+            close_linger: Duration::from_secs(1),
+            rate_burst: 20,
+            rate_per_second: 5,
+            rate_strikes: 10,
+            malformed_strikes: 5,
+            max_message_bytes: jass_protocol::MAX_MESSAGE_BYTES,
+            read_buffer_bytes: 4096,
+            write_buffer_bytes: 0,
+            max_write_buffer_bytes: 64 * 1024,
+            max_tables: 10_000,
+            max_connections: 40_000,
+            table_mailbox: 32,
+            table_idle_timeout: Duration::from_secs(24 * 60 * 60),
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
+}

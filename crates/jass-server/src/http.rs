@@ -1,0 +1,169 @@
+//! The HTTP side: the table API of protocol.md section 1, the WebSocket upgrade,
+//! the health check and the static browser client.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use jass_engine::Seat;
+use jass_protocol::http::{ApiError, CreateTable, JoinTable};
+use jass_protocol::{ErrorCode, options_from};
+use serde::de::DeserializeOwned;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
+
+use crate::App;
+use crate::table::Refusal;
+use crate::table::actor::{Spawn, spawn};
+
+/// Largest HTTP request body: create and join bodies are a few hundred bytes.
+const MAX_BODY_BYTES: usize = 4096;
+
+/// Table ids are 26 characters; anything much longer is not one of ours.
+const MAX_TABLE_ID_CHARS: usize = 64;
+
+/// The router for the whole server.
+pub(crate) fn router(app: Arc<App>, web_dir: Option<PathBuf>) -> Router {
+    let mut router = Router::new()
+        .route("/api/tables", post(create))
+        .route("/api/tables/{table}", get(info))
+        .route("/api/tables/{table}/seats", post(join))
+        .route("/ws/{table}", get(socket))
+        .route("/healthz", get(|| async { "ok" }));
+    if let Some(dir) = web_dir {
+        router = router
+            .route_service("/t/{table}", ServeFile::new(dir.join("index.html")))
+            .fallback_service(ServeDir::new(dir));
+    }
+    router.layer(DefaultBodyLimit::max(MAX_BODY_BYTES)).layer(TraceLayer::new_for_http()).with_state(app)
+}
+
+/// An API error answer: the status follows the code.
+struct ApiFailure(Refusal);
+
+impl From<Refusal> for ApiFailure {
+    fn from(r: Refusal) -> Self {
+        Self(r)
+    }
+}
+
+impl IntoResponse for ApiFailure {
+    fn into_response(self) -> Response {
+        let Refusal { code, message } = self.0;
+        let status = match code {
+            ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
+            ErrorCode::SeatTaken | ErrorCode::TableFull | ErrorCode::AlreadyStarted => StatusCode::CONFLICT,
+            ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        (status, axum::Json(ApiError { code, message })).into_response()
+    }
+}
+
+fn unknown_table() -> ApiFailure {
+    ApiFailure(Refusal::new(ErrorCode::UnknownTable, "no such table"))
+}
+
+fn busy(what: &str) -> ApiFailure {
+    ApiFailure(Refusal::new(ErrorCode::Busy, format!("the server is at its limit of {what}")))
+}
+
+/// Parses a JSON body ourselves so every malformed body gets the documented
+/// `bad_message` error body (axum's `Json` answers in plain text).
+fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiFailure> {
+    serde_json::from_slice(body).map_err(|e| ApiFailure(Refusal::new(ErrorCode::BadMessage, e.to_string())))
+}
+
+/// A fresh table id: 128 bits from the OS-seeded CSPRNG in lowercase base32
+/// (26 characters), unguessable so the link is the only way in.
+fn new_table_id() -> String {
+    const ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+    let mut n: u128 = rand::random();
+    let mut out = String::with_capacity(26);
+    for _ in 0..26 {
+        let digit = usize::try_from(n & 31).unwrap_or(0);
+        out.push(ALPHABET.get(digit).map_or('0', |b| char::from(*b)));
+        n >>= 5;
+    }
+    out
+}
+
+/// `POST /api/tables`.
+async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, ApiFailure> {
+    let req: CreateTable = parse(&body)?;
+    let options =
+        options_from(req.preset, req.options.as_ref()).map_err(|e| Refusal::new(ErrorCode::BadOptions, e))?;
+    if app.shutdown.is_stopping() {
+        return Err(busy("tables"));
+    }
+    if !app.registry.has_room() {
+        return Err(busy("tables"));
+    }
+    let guard = app.guards.guard().ok_or_else(|| busy("tables"))?;
+    let id: Arc<str> = new_table_id().into();
+    let handle = spawn(Spawn {
+        id: Arc::clone(&id),
+        options,
+        store: Arc::clone(&app.store),
+        registry: Arc::clone(&app.registry),
+        shutdown: app.shutdown.clone(),
+        guard,
+        mailbox: app.config.table_mailbox,
+        idle_timeout: app.config.table_idle_timeout,
+    });
+    if !app.registry.insert(Arc::clone(&id), handle.clone()) {
+        return Err(busy("tables"));
+    }
+    let joined = handle.join(req.name, Seat::new(0)).await?;
+    tracing::info!(table = %id, "table created");
+    Ok((StatusCode::CREATED, axum::Json(joined)).into_response())
+}
+
+/// `POST /api/tables/{table}/seats`.
+async fn join(
+    State(app): State<Arc<App>>,
+    Path(table): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
+    let handle = app.registry.get(&table).ok_or_else(unknown_table)?;
+    let req: JoinTable = parse(&body)?;
+    let joined = handle.join(req.name, req.seat).await?;
+    Ok((StatusCode::CREATED, axum::Json(joined)).into_response())
+}
+
+/// `GET /api/tables/{table}`.
+async fn info(State(app): State<Arc<App>>, Path(table): Path<String>) -> Result<Response, ApiFailure> {
+    let handle = app.registry.get(&table).ok_or_else(unknown_table)?;
+    let info = handle.info().await.ok_or_else(unknown_table)?;
+    Ok(axum::Json(info).into_response())
+}
+
+/// `GET /ws/{table}`: the upgrade. An unknown table is still upgraded, so the client
+/// learns why in the protocol's own terms (error `unknown_table`, close 4004).
+async fn socket(State(app): State<Arc<App>>, Path(table): Path<String>, ws: WebSocketUpgrade) -> Response {
+    let Ok(permit) = Arc::clone(&app.connections).try_acquire_owned() else {
+        return busy("connections").into_response();
+    };
+    let Some(guard) = app.guards.guard() else {
+        return busy("connections").into_response();
+    };
+    let handle = if table.chars().count() <= MAX_TABLE_ID_CHARS { app.registry.get(&table) } else { None };
+    let c = &app.config;
+    ws.max_message_size(c.max_message_bytes)
+        .max_frame_size(c.max_message_bytes)
+        .read_buffer_size(c.read_buffer_bytes)
+        .write_buffer_size(c.write_buffer_bytes)
+        .max_write_buffer_size(c.max_write_buffer_bytes.max(c.write_buffer_bytes + c.max_message_bytes + 64))
+        .on_upgrade(move |socket| async move {
+            crate::ws::serve(socket, app, table, handle).await;
+            drop(permit);
+            drop(guard);
+        })
+}

@@ -1,0 +1,129 @@
+//! The Schieber Jass table server: private tables over HTTP, play over WebSockets,
+//! one actor task per table as the only writer of its game (protocol.md is the
+//! contract; this crate implements its server side).
+//!
+//! # Layout
+//! - [`config`]: [`Config`], every tunable (timeouts, rate limits, sizes, limits).
+//! - `http`: the router: table API, WebSocket upgrade, health check, static client.
+//! - `ws`: one task per socket: `hello`, views out, requests in, pings, kicks.
+//! - `table`: a table's handle and commands; `table::actor` owns the game and seats.
+//! - `registry`: table id → handle, behind a short-held std mutex.
+//! - [`store`]: [`Store`], where every change goes before anyone is told.
+//! - `shutdown`: stop signal and task tracking (axum does not track upgraded sockets).
+//! - `ratelimit`: the per-connection token bucket.
+//!
+//! # Example
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! jass_server::run(listener, jass_server::Config::default(), tokio::signal::ctrl_c()).await
+//! # }
+//! ```
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
+pub mod config;
+mod http;
+mod ratelimit;
+mod registry;
+mod shutdown;
+pub mod store;
+mod table;
+mod ws;
+
+use std::future::{Future, IntoFuture};
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+pub use config::Config;
+pub use store::{MemoryStore, Store};
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+use crate::registry::Registry;
+use crate::shutdown::{Coordinator, GuardFactory, Shutdown};
+
+/// What every request handler and socket task shares.
+pub(crate) struct App {
+    /// The tunables.
+    pub(crate) config: Config,
+    /// The tables.
+    pub(crate) registry: Arc<Registry>,
+    /// Durability for every change.
+    pub(crate) store: Arc<dyn Store>,
+    /// Tells tasks the server is stopping.
+    pub(crate) shutdown: Shutdown,
+    /// Counts tasks so `run` can wait for them.
+    pub(crate) guards: GuardFactory,
+    /// One permit per open socket (`max_connections`); a full semaphore answers `busy`.
+    pub(crate) connections: Arc<Semaphore>,
+    /// Source of connection ids.
+    next_conn: AtomicU64,
+}
+
+impl App {
+    /// A new connection id.
+    pub(crate) fn next_conn_id(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Serves until `shutdown` resolves, keeping tables in a [`MemoryStore`]. See
+/// [`run_with_store`].
+///
+/// # Errors
+/// The listener failed.
+pub async fn run(listener: TcpListener, config: Config, shutdown: impl Future) -> io::Result<()> {
+    run_with_store(listener, config, Arc::new(MemoryStore::new()), None, shutdown).await
+}
+
+/// Serves HTTP and WebSockets on `listener` until `shutdown` resolves (mini-redis
+/// `server::run` shape, so tests bind `127.0.0.1:0` and run it in-process). `web_dir`
+/// is the static browser client, if any. On shutdown every socket is closed with
+/// 1012 and every table actor stops; this returns once they have, or after
+/// `config.shutdown_grace`.
+///
+/// # Errors
+/// The listener failed.
+pub async fn run_with_store(
+    listener: TcpListener,
+    config: Config,
+    store: Arc<dyn Store>,
+    web_dir: Option<PathBuf>,
+    shutdown: impl Future,
+) -> io::Result<()> {
+    let coordinator = Coordinator::new();
+    let grace = config.shutdown_grace;
+    let app = Arc::new(App {
+        registry: Arc::new(Registry::new(config.max_tables)),
+        connections: Arc::new(Semaphore::new(config.max_connections)),
+        config,
+        store,
+        shutdown: coordinator.shutdown(),
+        guards: coordinator.guards(),
+        next_conn: AtomicU64::new(1),
+    });
+    let router = http::router(Arc::clone(&app), web_dir);
+    let mut stopping = coordinator.shutdown();
+    let serve = axum::serve(listener, router)
+        .with_graceful_shutdown(async move { stopping.wait().await })
+        .into_future();
+    tokio::pin!(serve);
+    // The caller's future is polled here rather than handed to axum, so it need not
+    // be `Send`; once it resolves every task is told, including axum's accept loop.
+    let notify = coordinator.notifier();
+    let served = tokio::select! {
+        served = &mut serve => served,
+        () = async move { shutdown.await; notify.signal(); } => serve.await,
+    };
+    tracing::info!(tables = app.registry.len(), "shutting down");
+    drop(app);
+    if !coordinator.finish(grace).await {
+        tracing::warn!("some connections or tables did not stop in time");
+    }
+    served
+}

@@ -1,0 +1,70 @@
+//! `jass-server`: parses flags, sets up logging, binds, and serves until Ctrl-C or
+//! SIGTERM.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Parser;
+use jass_server::{Config, MemoryStore};
+use tracing_subscriber::EnvFilter;
+
+/// Command line; every flag can also come from the environment.
+#[derive(Parser, Debug)]
+#[command(version, about = "The Schieber Jass table server")]
+struct Args {
+    /// Address to listen on.
+    #[arg(long, env = "JASS_ADDR", default_value = "0.0.0.0:8080")]
+    addr: SocketAddr,
+    /// Directory of the browser client (default: `web` in the working directory if it
+    /// exists, else the repository's `web/`).
+    #[arg(long, env = "JASS_WEB_DIR")]
+    web_dir: Option<PathBuf>,
+}
+
+fn default_web_dir() -> PathBuf {
+    let here = PathBuf::from("web");
+    if here.is_dir() { here } else { PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web")) }
+}
+
+/// Resolves on Ctrl-C or (on Unix) SIGTERM, whichever comes first.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutdown signal received");
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .init();
+    let args = Args::parse();
+    let web_dir = args.web_dir.unwrap_or_else(default_web_dir);
+    let listener = tokio::net::TcpListener::bind(args.addr).await?;
+    tracing::info!(addr = %listener.local_addr()?, web = %web_dir.display(), "serving");
+    jass_server::run_with_store(
+        listener,
+        Config::default(),
+        Arc::new(MemoryStore::new()),
+        Some(web_dir),
+        shutdown_signal(),
+    )
+    .await
+}

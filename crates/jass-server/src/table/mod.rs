@@ -1,0 +1,181 @@
+//! A table: its handle (the only way to reach it) and the messages its actor
+//! understands. The actor itself is in [`actor`].
+//!
+//! Every change to a table goes through its actor's mailbox, one command at a time,
+//! so the game, the seats and the version need no lock (boardgame.io's
+//! one-queue-per-match, made structural).
+
+pub(crate) mod actor;
+
+use axum::extract::ws::Utf8Bytes;
+use jass_engine::Seat;
+use jass_protocol::http::{Joined, TableInfo};
+use jass_protocol::{ClientMsg, ErrorCode};
+use tokio::sync::{mpsc, oneshot, watch};
+
+/// Identifies one WebSocket connection inside the server (never sent to clients).
+pub(crate) type ConnId = u64;
+
+/// A request the table refused: the code and text of the `error` frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    /// Stable wire code.
+    pub(crate) code: ErrorCode,
+    /// Detail for humans.
+    pub(crate) message: String,
+}
+
+impl Refusal {
+    /// A refusal with a message.
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self { code, message: message.into() }
+    }
+
+    /// The table's actor is gone (server stopping, or the table was dropped).
+    pub(crate) fn gone() -> Self {
+        Self::new(ErrorCode::UnknownTable, "the table is closed")
+    }
+}
+
+/// Why a connection is closed by its table, sent to the connection task.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Kick {
+    /// WebSocket close code (`jass_protocol::close`).
+    pub(crate) code: u16,
+    /// Close reason for humans.
+    pub(crate) reason: &'static str,
+}
+
+/// What a connection gets when it joins the table with its `hello`.
+#[derive(Debug)]
+pub(crate) struct Attached {
+    /// The seat it plays, `None` for a spectator.
+    pub(crate) seat: Option<Seat>,
+    /// The latest pre-encoded `state` frame for this connection. A watch keeps only
+    /// the newest value, so a slow socket skips stale states instead of queueing them.
+    pub(crate) views: watch::Receiver<Utf8Bytes>,
+    /// Fires when the table closes this connection (replaced, seat freed); `None`
+    /// for spectators, whom the table never kicks.
+    pub(crate) kick: Option<oneshot::Receiver<Kick>>,
+}
+
+/// The actor's whole API. Replies travel on oneshot channels, so nothing here can
+/// queue without bound.
+#[derive(Debug)]
+pub(crate) enum TableCmd {
+    /// HTTP join (and the host's seat at creation).
+    Join {
+        /// Player name, validated by the actor.
+        name: String,
+        /// Wanted seat, or the first free one.
+        seat: Option<Seat>,
+        /// The new seat and its token.
+        reply: oneshot::Sender<Result<Joined, Refusal>>,
+    },
+    /// HTTP table info.
+    Info {
+        /// The public summary.
+        reply: oneshot::Sender<TableInfo>,
+    },
+    /// A socket said `hello`.
+    Attach {
+        /// The seat token, `None` for a spectator.
+        token: Option<String>,
+        /// The connection.
+        conn: ConnId,
+        /// Its seat and view channel.
+        reply: oneshot::Sender<Result<Attached, Refusal>>,
+    },
+    /// A socket closed.
+    Detach {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// A client request other than `hello` and `ping`.
+    Request {
+        /// The connection it came from (the actor maps it to a seat).
+        conn: ConnId,
+        /// The parsed message.
+        msg: ClientMsg,
+        /// `ack` or `error`.
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+}
+
+/// A cheap, clonable way to reach one table's actor.
+#[derive(Clone, Debug)]
+pub(crate) struct TableHandle {
+    /// The actor's bounded mailbox.
+    tx: mpsc::Sender<TableCmd>,
+}
+
+impl TableHandle {
+    /// Sends a command and waits for its reply; `gone` if the actor has stopped.
+    async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> TableCmd) -> Option<T> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(make(reply)).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// Takes a seat (see [`TableCmd::Join`]).
+    pub(crate) async fn join(&self, name: String, seat: Option<Seat>) -> Result<Joined, Refusal> {
+        self.call(|reply| TableCmd::Join { name, seat, reply }).await.unwrap_or_else(|| Err(Refusal::gone()))
+    }
+
+    /// The public summary, `None` if the table is gone.
+    pub(crate) async fn info(&self) -> Option<TableInfo> {
+        self.call(|reply| TableCmd::Info { reply }).await
+    }
+
+    /// Attaches a connection (see [`TableCmd::Attach`]).
+    pub(crate) async fn attach(&self, token: Option<String>, conn: ConnId) -> Result<Attached, Refusal> {
+        self.call(|reply| TableCmd::Attach { token, conn, reply })
+            .await
+            .unwrap_or_else(|| Err(Refusal::gone()))
+    }
+
+    /// Detaches a connection; a table that is gone needs no telling.
+    pub(crate) async fn detach(&self, conn: ConnId) {
+        let _ = self.tx.send(TableCmd::Detach { conn }).await;
+    }
+
+    /// Hands a client request to the table.
+    pub(crate) async fn request(&self, conn: ConnId, msg: ClientMsg) -> Result<(), Refusal> {
+        self.call(|reply| TableCmd::Request { conn, msg, reply })
+            .await
+            .unwrap_or_else(|| Err(Refusal::new(ErrorCode::Internal, "the table is closed")))
+    }
+}
+
+/// Four values, one per seat, reached by [`Seat`] without indexing (so no panic path).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BySeat<T>(pub(crate) [T; 4]);
+
+impl<T> BySeat<T> {
+    /// The value of `seat`.
+    pub(crate) fn at(&self, seat: Seat) -> &T {
+        let [a, b, c, d] = &self.0;
+        match seat.index() {
+            0 => a,
+            1 => b,
+            2 => c,
+            _ => d,
+        }
+    }
+
+    /// The value of `seat`, mutably.
+    pub(crate) fn at_mut(&mut self, seat: Seat) -> &mut T {
+        let [a, b, c, d] = &mut self.0;
+        match seat.index() {
+            0 => a,
+            1 => b,
+            2 => c,
+            _ => d,
+        }
+    }
+
+    /// Seats with their values, in seat order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (Seat, &T)> {
+        Seat::ALL.into_iter().zip(self.0.iter())
+    }
+}

@@ -1,0 +1,347 @@
+//! One task per WebSocket: `hello`, then a single `select!` loop that forwards the
+//! table's views, hands requests to the table actor and answers them, sends pings,
+//! and obeys kicks and shutdown. No split and no second task, so nothing needs
+//! aborting.
+//!
+//! Hostile input never reaches the table: frames are size-checked by tungstenite,
+//! rate-limited, parsed into [`ClientMsg`] (unknown types and fields refused), and
+//! every refusal is an `error` frame or a documented close code.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use jass_protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg, close};
+use tokio::sync::{oneshot, watch};
+use tokio::time::{Instant, MissedTickBehavior, timeout};
+use tokio_tungstenite::tungstenite;
+use tracing::{Instrument, debug, field, info, info_span};
+
+use crate::App;
+use crate::ratelimit::{RateLimit, Verdict};
+use crate::shutdown::Shutdown;
+use crate::table::{Attached, ConnId, Kick, Refusal, TableHandle};
+
+/// What the server's `welcome` names as itself.
+const SERVER_NAME: &str = concat!("jass-server/", env!("CARGO_PKG_VERSION"));
+
+/// What to do after one incoming frame.
+enum Step {
+    /// Nothing more (a control frame, or a refusal already answered).
+    Continue,
+    /// A well-formed client message to act on.
+    Msg(ClientMsg),
+    /// Close with this code and reason.
+    Close(u16, &'static str),
+    /// The peer is gone or the socket broke: just drop it.
+    Gone,
+}
+
+/// One connection's state outside the socket.
+struct Conn {
+    /// The socket.
+    socket: WebSocket,
+    /// The server (config, shutdown).
+    app: Arc<App>,
+    /// This connection's id, for the table and the logs.
+    id: ConnId,
+    /// Token bucket (protocol.md 8).
+    limit: RateLimit,
+    /// Malformed messages so far; at the configured maximum the socket closes 4009.
+    strikes: u32,
+    /// Last frame of any kind from the peer; a peer silent too long is dropped.
+    last_seen: Instant,
+    /// The table id from the URL (echoed in `welcome`).
+    table_id: String,
+}
+
+/// Serves one upgraded socket for table `table_id` (`table` is `None` when no such
+/// table exists).
+pub(crate) async fn serve(socket: WebSocket, app: Arc<App>, table_id: String, table: Option<TableHandle>) {
+    let id = app.next_conn_id();
+    let span = info_span!("conn", table = %table_id, conn = id, seat = field::Empty);
+    let table_id = table_id.chars().take(64).collect();
+    let config = &app.config;
+    let limit = RateLimit::new(config.rate_burst, config.rate_per_second, config.rate_strikes);
+    let conn =
+        Conn { socket, limit, strikes: 0, last_seen: Instant::now(), id, app: Arc::clone(&app), table_id };
+    conn.run(table).instrument(span).await;
+}
+
+impl Conn {
+    async fn run(mut self, table: Option<TableHandle>) {
+        let mut shutdown = self.app.shutdown.clone();
+        let Some(table) = table else {
+            let _ = self.error(None, ErrorCode::UnknownTable, "no such table").await;
+            return self.close(close::UNKNOWN_TABLE, "unknown table").await;
+        };
+        let token = match self.hello(&mut shutdown).await {
+            Ok(token) => token,
+            Err(Some((code, reason))) => return self.close(code, reason).await,
+            Err(None) => return,
+        };
+        let attached = match table.attach(token, self.id).await {
+            Ok(a) => a,
+            Err(r) => {
+                let (code, reason) = match r.code {
+                    ErrorCode::BadToken => (close::BAD_TOKEN, "bad token"),
+                    _ if shutdown.is_stopping() => (close::SERVICE_RESTART, "server restarting"),
+                    _ => (close::UNKNOWN_TABLE, "unknown table"),
+                };
+                let _ = self.refusal(None, r).await;
+                return self.close(code, reason).await;
+            }
+        };
+        if let Some(seat) = attached.seat {
+            tracing::Span::current().record("seat", field::display(seat));
+        }
+        info!(spectator = attached.seat.is_none(), "attached");
+        let end = self.attached(&table, attached, &mut shutdown).await;
+        table.detach(self.id).await;
+        if let Some((code, reason)) = end {
+            self.close(code, reason).await;
+        }
+        debug!("connection closed");
+    }
+
+    /// Waits for a valid `hello`; returns its token, or how to close.
+    async fn hello(
+        &mut self,
+        shutdown: &mut Shutdown,
+    ) -> Result<Option<String>, Option<(u16, &'static str)>> {
+        let deadline = Instant::now() + self.app.config.hello_timeout;
+        loop {
+            let frame = tokio::select! {
+                () = tokio::time::sleep_until(deadline) => {
+                    return Err(Some((close::HELLO_TIMEOUT, "no hello in time")));
+                }
+                () = shutdown.wait() => return Err(Some((close::SERVICE_RESTART, "server restarting"))),
+                frame = self.socket.recv() => frame,
+            };
+            match self.on_frame(frame).await {
+                Step::Continue => {}
+                Step::Close(code, reason) => return Err(Some((code, reason))),
+                Step::Gone => return Err(None),
+                Step::Msg(ClientMsg::Hello { protocol, token }) => {
+                    if protocol == PROTOCOL_VERSION {
+                        return Ok(token);
+                    }
+                    let text = format!("this server speaks protocol {PROTOCOL_VERSION}");
+                    let _ = self.error(None, ErrorCode::UnsupportedProtocol, text).await;
+                    return Err(Some((close::HELLO_TIMEOUT, "unsupported protocol")));
+                }
+                Step::Msg(other) => {
+                    if self.error(other.id(), ErrorCode::HelloExpected, "send hello first").await.is_err() {
+                        return Err(None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The attached loop; returns how to close (`None`: just drop the socket).
+    async fn attached(
+        &mut self,
+        table: &TableHandle,
+        attached: Attached,
+        shutdown: &mut Shutdown,
+    ) -> Option<(u16, &'static str)> {
+        let Attached { seat, mut views, mut kick } = attached;
+        let welcome = ServerMsg::Welcome {
+            protocol: PROTOCOL_VERSION,
+            table: self.table_id.clone(),
+            seat,
+            server: SERVER_NAME.to_owned(),
+        };
+        self.send_msg(&welcome).await.ok()?;
+        self.send_state(&mut views).await.ok()?;
+        let period = self.app.config.ping_interval;
+        let mut ping = tokio::time::interval_at(Instant::now() + period, period);
+        ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                biased;
+                k = kicked(&mut kick) => {
+                    info!(code = k.code, "closed by the table");
+                    return Some((k.code, k.reason));
+                }
+                () = shutdown.wait() => return Some((close::SERVICE_RESTART, "server restarting")),
+                changed = views.changed() => {
+                    if changed.is_err() {
+                        // The table dropped this view: stopping, or this seat was
+                        // freed (the kick arrives first when it was).
+                        let code = if shutdown.is_stopping() { close::SERVICE_RESTART } else { close::NORMAL };
+                        return Some((code, "table closed"));
+                    }
+                    self.send_state(&mut views).await.ok()?;
+                }
+                frame = self.socket.recv() => match self.on_frame(frame).await {
+                    Step::Continue => {}
+                    Step::Close(code, reason) => return Some((code, reason)),
+                    Step::Gone => return None,
+                    Step::Msg(msg) => self.handle(table, msg, &mut views).await.ok()?,
+                },
+                _ = ping.tick() => {
+                    if self.last_seen.elapsed() > self.app.config.pong_timeout {
+                        info!("peer stopped answering pings, dropping it");
+                        return None;
+                    }
+                    self.send(Message::Ping(axum::body::Bytes::new())).await.ok()?;
+                }
+            }
+        }
+    }
+
+    /// Answers one attached-phase message.
+    async fn handle(
+        &mut self,
+        table: &TableHandle,
+        msg: ClientMsg,
+        views: &mut watch::Receiver<Utf8Bytes>,
+    ) -> Result<(), ()> {
+        match msg {
+            ClientMsg::Ping { t } => self.send_msg(&ServerMsg::Pong { t }).await,
+            ClientMsg::Hello { .. } => {
+                self.error(None, ErrorCode::HelloExpected, "hello was already said").await
+            }
+            msg => {
+                let id = msg.id();
+                let result = table.request(self.id, msg).await;
+                // The state this request produced goes out before its ack, so a client
+                // that sees the ack already holds the new view.
+                if views.has_changed().unwrap_or(false) {
+                    self.send_state(views).await?;
+                }
+                match result {
+                    Ok(()) => self.send_msg(&ServerMsg::Ack { id }).await,
+                    Err(r) => self.refusal(id, r).await,
+                }
+            }
+        }
+    }
+
+    /// Rate limit, size, UTF-8 and parse checks for one incoming frame.
+    async fn on_frame(&mut self, frame: Option<Result<Message, axum::Error>>) -> Step {
+        self.last_seen = Instant::now();
+        let msg = match frame {
+            None => return Step::Gone,
+            Some(Err(e)) => return close_for(&e),
+            Some(Ok(m)) => m,
+        };
+        let text = match msg {
+            Message::Ping(_) | Message::Pong(_) => return Step::Continue,
+            Message::Close(_) => return Step::Gone,
+            Message::Text(t) => Some(t),
+            Message::Binary(_) => None,
+        };
+        match self.limit.check() {
+            Verdict::Allow => {}
+            Verdict::Limited => {
+                return match self.error(None, ErrorCode::RateLimited, "too many messages; slow down").await {
+                    Ok(()) => Step::Continue,
+                    Err(()) => Step::Gone,
+                };
+            }
+            Verdict::Flood => return Step::Close(close::RATE_LIMITED, "rate limit exceeded"),
+        }
+        let Some(text) = text else {
+            return self.malformed(None, "binary frames are not part of the protocol".to_owned()).await;
+        };
+        match serde_json::from_str::<ClientMsg>(&text) {
+            Ok(msg) => Step::Msg(msg),
+            Err(e) => {
+                let id = serde_json::from_str::<serde_json::Value>(&text)
+                    .ok()
+                    .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64));
+                self.malformed(id, e.to_string()).await
+            }
+        }
+    }
+
+    /// Counts a strike and answers `bad_message`, or closes with 4009.
+    async fn malformed(&mut self, id: Option<u64>, why: String) -> Step {
+        self.strikes += 1;
+        debug!(strikes = self.strikes, %why, "malformed message");
+        if self.error(id, ErrorCode::BadMessage, why).await.is_err() {
+            return Step::Gone;
+        }
+        if self.strikes >= self.app.config.malformed_strikes {
+            Step::Close(close::TOO_MANY_ERRORS, "too many malformed messages")
+        } else {
+            Step::Continue
+        }
+    }
+
+    async fn send(&mut self, msg: Message) -> Result<(), ()> {
+        match timeout(self.app.config.send_timeout, self.socket.send(msg)).await {
+            Ok(Ok(())) => Ok(()),
+            _ => Err(()),
+        }
+    }
+
+    async fn send_msg(&mut self, msg: &ServerMsg) -> Result<(), ()> {
+        let text = serde_json::to_string(msg).map_err(|_| ())?;
+        self.send(Message::Text(text.into())).await
+    }
+
+    /// Sends the newest state (skipping any this socket did not get to).
+    async fn send_state(&mut self, views: &mut watch::Receiver<Utf8Bytes>) -> Result<(), ()> {
+        // Clone the frame (a refcount) so the borrow ends before the await.
+        let frame = views.borrow_and_update().clone();
+        if frame.is_empty() {
+            return Ok(());
+        }
+        self.send(Message::Text(frame)).await
+    }
+
+    async fn error(
+        &mut self,
+        id: Option<u64>,
+        code: ErrorCode,
+        message: impl Into<String>,
+    ) -> Result<(), ()> {
+        self.send_msg(&ServerMsg::Error { id, code, message: message.into() }).await
+    }
+
+    async fn refusal(&mut self, id: Option<u64>, r: Refusal) -> Result<(), ()> {
+        self.error(id, r.code, r.message).await
+    }
+
+    /// Sends a close frame and waits briefly for the peer's reply.
+    async fn close(mut self, code: u16, reason: &'static str) {
+        debug!(code, reason, "closing");
+        let frame = CloseFrame { code, reason: Utf8Bytes::from_static(reason) };
+        if self.send(Message::Close(Some(frame))).await.is_err() {
+            return;
+        }
+        let _ = timeout(self.app.config.close_linger, async {
+            while let Some(Ok(m)) = self.socket.recv().await {
+                if matches!(m, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
+}
+
+/// The close code for a socket error: too big (1009), bad UTF-8 (1007), or just drop.
+fn close_for(e: &axum::Error) -> Step {
+    let inner = std::error::Error::source(e);
+    match inner.and_then(|s| s.downcast_ref::<tungstenite::Error>()) {
+        Some(tungstenite::Error::Capacity(_)) => Step::Close(close::TOO_BIG, "frame too big"),
+        Some(tungstenite::Error::Utf8(_)) => Step::Close(close::INVALID_UTF8, "invalid UTF-8"),
+        Some(tungstenite::Error::Protocol(_)) => Step::Close(1002, "protocol error"),
+        _ => Step::Gone,
+    }
+}
+
+/// Resolves with the table's kick, or never (spectators, or the table went away).
+async fn kicked(kick: &mut Option<oneshot::Receiver<Kick>>) -> Kick {
+    if let Some(rx) = kick.as_mut()
+        && let Ok(k) = rx.await
+    {
+        return k;
+    }
+    *kick = None;
+    std::future::pending().await
+}
