@@ -325,7 +325,7 @@ export function renderGame(view, env, ui) {
   const legal = new Set(a.cards);
   const hand = h('section', { class: 'hand', testid: 'hand', style: `--n: ${Math.max(g.hand.length, 2)}` },
     sortHand(g.hand, g.contract).map((c) => h('button', {
-      class: `card ${legal.has(c) ? 'legal' : 'illegal'}`,
+      class: `card ${legal.has(c) ? 'legal' : legal.size ? 'illegal' : 'idle'}`,
       action: 'play', 'data-card': c, testid: `card-${c}`,
       disabled: !legal.has(c),
       'aria-label': cardName(c, env.style, env.deck, getLang()),
