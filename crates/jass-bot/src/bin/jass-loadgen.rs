@@ -1,0 +1,391 @@
+//! `jass-loadgen`: the load bench. Opens N tables × 4 bot seats over real sockets
+//! against a running server on this machine, plays for a fixed time and reports
+//! actions/s, card→state latency percentiles, the socket ramp time and the server's
+//! resident memory per table.
+//!
+//! ```text
+//! cargo run --release -p jass-server -- --addr 127.0.0.1:8080 &
+//! cargo run --release -p jass-bot --bin jass-loadgen -- \
+//!     --server http://127.0.0.1:8080 --tables 2500 --think-ms 1000 --duration 60
+//! ```
+//!
+//! Bounded on purpose: loopback servers only, at most 5,000 tables and 600 s of play;
+//! it stops by itself and closes every socket.
+
+use std::net::IpAddr;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use jass_bot::BotError;
+use jass_bot::client::{BotConfig, Connection, Observer};
+use jass_bot::fill::seat_four;
+use jass_bot::http::Server;
+use jass_bot::policy::{Policy, cards_played};
+use jass_engine::Preset;
+use jass_protocol::http::{CreateTable, Joined};
+use jass_protocol::{ClientMsg, ErrorCode, TableView};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+/// Hard caps, so a typo cannot turn the bench into a flood.
+const MAX_TABLES: usize = 5_000;
+const MAX_DURATION_S: u64 = 600;
+
+/// Command line.
+#[derive(Parser, Debug)]
+#[command(about = "Load bench: N tables × 4 bots against a local jass-server")]
+struct Args {
+    /// The server's base URL (loopback only).
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    server: String,
+    /// Tables to open (4 sockets each).
+    #[arg(long, default_value_t = 100)]
+    tables: usize,
+    /// Each seat acts this long after its turn comes (1000 ≈ one action per second per table).
+    #[arg(long, default_value_t = 1000)]
+    think_ms: u64,
+    /// Seconds of play after all sockets are connected.
+    #[arg(long, default_value_t = 60)]
+    duration: u64,
+    /// The server's process id, for its memory; found by name (`jass-server`) if omitted.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Tables being created at once over HTTP.
+    #[arg(long, default_value_t = 32)]
+    create_concurrency: usize,
+    /// WebSocket handshakes in flight at once.
+    #[arg(long, default_value_t = 256)]
+    connect_concurrency: usize,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("jass-loadgen: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(args)) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(3),
+        Err(e) => {
+            eprintln!("jass-loadgen: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Send times of the cards played at one table, shared by its four seats so each can
+/// time the card's arrival; only the last few are kept (one card is in flight at a time).
+#[derive(Default)]
+struct TableClock {
+    sent: Mutex<Vec<(u64, Instant)>>,
+}
+
+/// One seat's measurements.
+struct Probe {
+    clock: Arc<TableClock>,
+    /// Cards played as of the last state this seat saw.
+    seen: u64,
+    /// Card→state latencies in microseconds.
+    samples: Vec<u32>,
+    cards: u64,
+    refused: Vec<ErrorCode>,
+}
+
+impl Observer for Probe {
+    fn sent(&mut self, msg: &ClientMsg, view: &TableView) {
+        if let ClientMsg::Play { .. } = msg {
+            self.cards += 1;
+            let k = cards_played(view) + 1;
+            if let Ok(mut sent) = self.clock.sent.lock() {
+                if sent.len() >= 8 {
+                    sent.remove(0);
+                }
+                sent.push((k, Instant::now()));
+            }
+        }
+    }
+
+    fn state(&mut self, _version: u64, view: &TableView) {
+        let now = Instant::now();
+        let played = cards_played(view);
+        if played > self.seen
+            && let Ok(sent) = self.clock.sent.lock()
+        {
+            for &(k, at) in sent.iter() {
+                let age = now.saturating_duration_since(at);
+                if k > self.seen && k <= played && age < Duration::from_secs(30) {
+                    self.samples.push(u32::try_from(age.as_micros()).unwrap_or(u32::MAX));
+                }
+            }
+        }
+        self.seen = played;
+    }
+
+    fn refused(&mut self, code: ErrorCode) {
+        self.refused.push(code);
+    }
+}
+
+fn is_loopback(host: &str) -> bool {
+    host == "localhost" || host.trim_matches(['[', ']']).parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Resident memory of a process in KiB (`VmRSS` of /proc/PID/status).
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// CPU time (user + system) of a process in clock ticks (/proc/PID/stat fields 14, 15).
+fn cpu_ticks(pid: &str) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+}
+
+/// The only process named `jass-server`, if there is exactly one.
+fn find_server_pid() -> Option<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        if std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "jass-server") {
+            found.push(pid);
+        }
+    }
+    if found.len() == 1 { found.pop() } else { None }
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    f64::from(sorted[rank.clamp(1, sorted.len()) - 1]) / 1000.0
+}
+
+async fn run(args: Args) -> Result<bool, BotError> {
+    let server = Server::parse(&args.server)?;
+    if !is_loopback(&server.host) {
+        return Err(BotError::Usage(
+            "the load bench only targets a server on this machine (loopback)".into(),
+        ));
+    }
+    if args.tables == 0 || args.tables > MAX_TABLES || args.duration > MAX_DURATION_S {
+        return Err(BotError::Usage(format!(
+            "--tables 1..={MAX_TABLES}, --duration 0..={MAX_DURATION_S} seconds"
+        )));
+    }
+    let sockets = args.tables * 4;
+    // 4 sockets per table plus HTTP calls and slack: raise the soft limit to the hard one.
+    let limit = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(0);
+    if limit < sockets as u64 + 256 {
+        eprintln!("warning: open-file limit {limit} is below the {sockets} sockets needed");
+    }
+    let pid = args.server_pid.or_else(find_server_pid);
+    if pid.is_none() {
+        eprintln!("note: server pid unknown (pass --server-pid); memory is not reported");
+    }
+    let rss_before = pid.and_then(rss_kib);
+
+    // 1. Tables over HTTP, a few at a time.
+    let t0 = Instant::now();
+    let create = CreateTable { name: "Load".into(), preset: Some(Preset::To1000), options: None };
+    let gate = Arc::new(Semaphore::new(args.create_concurrency.max(1)));
+    let mut set = JoinSet::new();
+    for _ in 0..args.tables {
+        let (server, create, gate) = (server.clone(), create.clone(), gate.clone());
+        set.spawn(async move {
+            let _permit = gate.acquire_owned().await;
+            seat_four(&server, &create).await
+        });
+    }
+    let mut tables: Vec<[Joined; 4]> = Vec::with_capacity(args.tables);
+    let mut setup_errors = 0;
+    while let Some(r) = set.join_next().await {
+        match r {
+            Ok(Ok(t)) => tables.push(t),
+            Ok(Err(e)) => {
+                setup_errors += 1;
+                if setup_errors <= 3 {
+                    eprintln!("table setup failed: {e}");
+                }
+            }
+            Err(e) => return Err(BotError::Protocol(format!("setup task failed: {e}"))),
+        }
+    }
+    let setup = t0.elapsed();
+    eprintln!(
+        "{} tables created and seated in {:.2} s ({setup_errors} failed)",
+        tables.len(),
+        setup.as_secs_f64()
+    );
+
+    // 2. The ramp: every socket connected and welcomed.
+    let t1 = Instant::now();
+    let gate = Arc::new(Semaphore::new(args.connect_concurrency.max(1)));
+    let mut set = JoinSet::new();
+    for (ti, t) in tables.iter().enumerate() {
+        for j in t {
+            let (server, gate, table, token) =
+                (server.clone(), gate.clone(), j.table.clone(), j.token.clone());
+            set.spawn(async move {
+                let _permit = gate.acquire_owned().await;
+                (ti, Connection::open(&server, &table, Some(&token)).await)
+            });
+        }
+    }
+    let mut conns = Vec::with_capacity(sockets);
+    let mut connect_errors = 0;
+    while let Some(r) = set.join_next().await {
+        match r {
+            Ok((ti, Ok(c))) => conns.push((ti, c)),
+            Ok((_, Err(e))) => {
+                connect_errors += 1;
+                if connect_errors <= 3 {
+                    eprintln!("connect failed: {e}");
+                }
+            }
+            Err(e) => return Err(BotError::Protocol(format!("connect task failed: {e}"))),
+        }
+    }
+    let ramp = t1.elapsed();
+    eprintln!(
+        "{} sockets connected and welcomed in {:.2} s ({connect_errors} failed)",
+        conns.len(),
+        ramp.as_secs_f64()
+    );
+    // Let the presence states settle before reading the server's memory.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss_connected = pid.and_then(rss_kib);
+
+    // 3. Play for the duration.
+    let clocks: Vec<Arc<TableClock>> = (0..tables.len()).map(|_| Arc::default()).collect();
+    let config = BotConfig {
+        think: Duration::from_millis(args.think_ms),
+        policy: Policy { schiebe: 0.3, bedanke: false, rematch: true, start: true },
+    };
+    let play_start = tokio::time::Instant::now();
+    let deadline = play_start + Duration::from_secs(args.duration);
+    let cpu_server_0 = pid.and_then(|p| cpu_ticks(&p.to_string()));
+    let cpu_self_0 = cpu_ticks("self");
+    let mut set = JoinSet::new();
+    for (i, (ti, conn)) in conns.into_iter().enumerate() {
+        let clock = clocks[ti].clone();
+        let config = config.clone();
+        set.spawn(async move {
+            let mut rng = StdRng::seed_from_u64(i as u64);
+            let mut probe = Probe { clock, seen: 0, samples: Vec::new(), cards: 0, refused: Vec::new() };
+            let outcome = conn.play(&config, &mut rng, &mut probe, tokio::time::sleep_until(deadline)).await;
+            (outcome, probe)
+        });
+    }
+    tokio::time::sleep_until(deadline - Duration::from_millis(200).min(deadline - play_start)).await;
+    let rss_end = pid.and_then(rss_kib);
+    let cpu_server = pid.and_then(|p| cpu_ticks(&p.to_string())).zip(cpu_server_0).map(|(a, b)| a - b);
+    let cpu_self = cpu_ticks("self").zip(cpu_self_0).map(|(a, b)| a - b);
+    let played_for = play_start.elapsed().as_secs_f64();
+
+    let mut samples = Vec::new();
+    let (mut sent, mut cards, mut refused, mut failed) = (0u64, 0u64, Vec::new(), 0);
+    let collect = async {
+        while let Some(r) = set.join_next().await {
+            let Ok((outcome, probe)) = r else {
+                failed += 1;
+                continue;
+            };
+            match outcome {
+                Ok(o) => sent += o.sent,
+                Err(e) => {
+                    failed += 1;
+                    if failed <= 3 {
+                        eprintln!("a seat failed: {e}");
+                    }
+                }
+            }
+            cards += probe.cards;
+            samples.extend(probe.samples);
+            refused.extend(probe.refused);
+        }
+    };
+    if tokio::time::timeout(Duration::from_secs(30), collect).await.is_err() {
+        eprintln!("warning: some seats did not stop within 30 s");
+    }
+    samples.sort_unstable();
+    let (p50, p99, p999) =
+        (percentile(&samples, 50.0), percentile(&samples, 99.0), percentile(&samples, 99.9));
+    let max = samples.last().map_or(f64::NAN, |&m| f64::from(m) / 1000.0);
+    let actions_per_s = sent as f64 / played_for;
+    let kib_per_table = |after: Option<u64>| {
+        after.zip(rss_before).map(|(a, b)| a.saturating_sub(b) as f64 / tables.len().max(1) as f64)
+    };
+
+    println!(
+        "tables {} ({} sockets), think {} ms, played {:.1} s",
+        tables.len(),
+        sockets,
+        args.think_ms,
+        played_for
+    );
+    println!("setup (HTTP create + 3 joins per table): {:.2} s, {setup_errors} failed", setup.as_secs_f64());
+    println!(
+        "ramp (all sockets connected and welcomed): {:.2} s, {connect_errors} failed",
+        ramp.as_secs_f64()
+    );
+    println!(
+        "actions: {sent} sent ({cards} cards) = {actions_per_s:.0}/s; refused {}; seats failed {failed}",
+        refused.len()
+    );
+    if !refused.is_empty() {
+        let mut codes: Vec<String> = refused.iter().map(|c| c.as_str()).collect();
+        codes.sort();
+        codes.dedup();
+        println!("refusal codes: {}", codes.join(", "));
+    }
+    println!(
+        "card -> state latency over {} deliveries: p50 {p50:.2} ms, p99 {p99:.2} ms, p99.9 {p999:.2} ms, max {max:.2} ms",
+        samples.len()
+    );
+    let ticks = 100.0; // USER_HZ on Linux
+    if let Some(c) = cpu_server {
+        println!("server CPU during play: {:.0}% of one core", c as f64 / ticks / played_for * 100.0);
+    }
+    if let Some(c) = cpu_self {
+        println!("loadgen CPU during play: {:.0}% of one core", c as f64 / ticks / played_for * 100.0);
+    }
+    if let (Some(b), Some(c)) = (rss_before, rss_connected) {
+        println!(
+            "server RSS: before {:.1} MiB, connected {:.1} MiB, end of play {:.1} MiB",
+            b as f64 / 1024.0,
+            c as f64 / 1024.0,
+            rss_end.unwrap_or(0) as f64 / 1024.0
+        );
+        println!(
+            "server memory per table: {:.1} KiB connected, {:.1} KiB at the end of play",
+            kib_per_table(rss_connected).unwrap_or(f64::NAN),
+            kib_per_table(rss_end).unwrap_or(f64::NAN)
+        );
+    }
+    let mem = kib_per_table(rss_end.max(rss_connected));
+    let checks = [
+        ("p50 <= 2 ms", p50 <= 2.0),
+        ("p99 <= 10 ms", p99 <= 10.0),
+        ("p99.9 <= 25 ms", p999 <= 25.0),
+        ("memory <= 64 KiB/table", mem.is_none_or(|m| m <= 64.0)),
+        ("ramp <= 10 s", ramp <= Duration::from_secs(10)),
+        ("no failures", setup_errors + connect_errors + failed == 0),
+    ];
+    let summary: Vec<String> =
+        checks.iter().map(|(name, ok)| format!("{name}: {}", if *ok { "ok" } else { "MISSED" })).collect();
+    println!("targets: {}", summary.join("; "));
+    Ok(checks.iter().all(|(_, ok)| *ok))
+}

@@ -1,0 +1,216 @@
+//! The three HTTP calls of protocol.md section 1, over a plain HTTP/1.1 socket.
+//!
+//! A bot needs only `POST /api/tables`, `POST /api/tables/{table}/seats` and
+//! `GET /api/tables/{table}`, always to a server it was pointed at, without TLS; a
+//! hand-written request keeps the dependency tree (and the load bench's memory) small.
+//! Each call opens its own connection with `Connection: close`.
+
+use std::time::Duration;
+
+use jass_protocol::http::{ApiError, CreateTable, JoinTable, Joined, TableInfo};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::BotError;
+
+/// An answer larger than this is not one of ours; refuse it instead of buffering it.
+const MAX_RESPONSE_BYTES: u64 = 1 << 20;
+
+/// How long one HTTP call may take in total (a stuck server must not hang a bot).
+const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Where the server listens, parsed from `http://host:port`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Server {
+    /// Host name or address, as given.
+    pub host: String,
+    /// TCP port (default 80).
+    pub port: u16,
+}
+
+impl Server {
+    /// Parses `http://host[:port][/]`.
+    ///
+    /// # Errors
+    /// Another scheme (e.g. `https`, which this small client does not speak), a path,
+    /// or a bad port.
+    pub fn parse(url: &str) -> Result<Self, BotError> {
+        let bad = |why: &str| BotError::Usage(format!("--server {url:?}: {why}"));
+        let rest = url.strip_prefix("http://").ok_or_else(|| bad("expected http://host:port"))?;
+        let rest = rest.trim_end_matches('/');
+        if rest.is_empty() || rest.contains('/') {
+            return Err(bad("expected http://host:port without a path"));
+        }
+        let (host, port) = match rest.rsplit_once(':') {
+            Some((h, p)) if !h.contains(':') => (h, p.parse().map_err(|_| bad("bad port"))?),
+            _ => (rest, 80),
+        };
+        Ok(Self { host: host.to_owned(), port })
+    }
+
+    /// `ws://host:port/ws/{table}`: the table's WebSocket (protocol.md section 2).
+    #[must_use]
+    pub fn ws_url(&self, table: &str) -> String {
+        format!("ws://{}:{}/ws/{table}", self.host, self.port)
+    }
+
+    /// The full share link for a `link` path from create or join.
+    #[must_use]
+    pub fn link(&self, path: &str) -> String {
+        format!("http://{}:{}{path}", self.host, self.port)
+    }
+
+    /// `POST /api/tables`: create a table; the answer holds the host's seat token.
+    ///
+    /// # Errors
+    /// The network, or the server's error answer (e.g. `busy`, `bad_options`).
+    pub async fn create_table(&self, body: &CreateTable) -> Result<Joined, BotError> {
+        self.call("POST", "/api/tables", Some(body)).await
+    }
+
+    /// `POST /api/tables/{table}/seats`: take a seat.
+    ///
+    /// # Errors
+    /// The network, or the server's error answer (`seat_taken`, `table_full`, …).
+    pub async fn join_table(&self, table: &str, body: &JoinTable) -> Result<Joined, BotError> {
+        self.call("POST", &format!("/api/tables/{table}/seats"), Some(body)).await
+    }
+
+    /// `GET /api/tables/{table}`: the lobby as anyone with the link sees it.
+    ///
+    /// # Errors
+    /// The network, or the server's error answer (`unknown_table`).
+    pub async fn table_info(&self, table: &str) -> Result<TableInfo, BotError> {
+        self.call::<(), _>("GET", &format!("/api/tables/{table}"), None).await
+    }
+
+    async fn call<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&B>,
+    ) -> Result<T, BotError> {
+        let body = match body {
+            Some(b) => serde_json::to_string(b).map_err(|e| BotError::Protocol(e.to_string()))?,
+            None => String::new(),
+        };
+        let (status, answer) =
+            tokio::time::timeout(CALL_TIMEOUT, self.request(method, path, &body)).await.map_err(|_| {
+                BotError::Protocol(format!("{method} {path}: no answer in {CALL_TIMEOUT:?}"))
+            })??;
+        if (200..300).contains(&status) {
+            serde_json::from_slice(&answer)
+                .map_err(|e| BotError::Protocol(format!("{method} {path}: unexpected answer: {e}")))
+        } else {
+            let error = serde_json::from_slice::<ApiError>(&answer).ok();
+            Err(BotError::Api {
+                status,
+                code: error.as_ref().map(|e| e.code),
+                message: error.map_or_else(
+                    || String::from_utf8_lossy(&answer).chars().take(200).collect(),
+                    |e| e.message,
+                ),
+            })
+        }
+    }
+
+    /// One HTTP/1.1 exchange; returns the status and the (de-chunked) body.
+    async fn request(&self, method: &str, path: &str, body: &str) -> Result<(u16, Vec<u8>), BotError> {
+        let mut stream = TcpStream::connect((self.host.as_str(), self.port)).await?;
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}:{}\r\nAccept: application/json\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            self.host,
+            self.port,
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).await?;
+        stream.write_all(body.as_bytes()).await?;
+        let mut raw = Vec::new();
+        (&mut stream).take(MAX_RESPONSE_BYTES).read_to_end(&mut raw).await?;
+        parse_response(&raw)
+    }
+}
+
+/// Splits an HTTP/1.1 response into status and body (Content-Length, chunked, or
+/// until close).
+fn parse_response(raw: &[u8]) -> Result<(u16, Vec<u8>), BotError> {
+    let bad = |why: &str| BotError::Protocol(format!("malformed HTTP response: {why}"));
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(|| bad("no header end"))?;
+    let head = std::str::from_utf8(&raw[..split]).map_err(|_| bad("header not UTF-8"))?;
+    let body = &raw[split + 4..];
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| bad("no status"))?;
+    let mut length = None;
+    let mut chunked = false;
+    for line in lines {
+        let Some((name, value)) = line.split_once(':') else { continue };
+        let value = value.trim();
+        if name.eq_ignore_ascii_case("content-length") {
+            length = value.parse::<usize>().ok();
+        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            chunked = value.eq_ignore_ascii_case("chunked");
+        }
+    }
+    if chunked {
+        return Ok((status, dechunk(body).ok_or_else(|| bad("bad chunked body"))?));
+    }
+    match length {
+        Some(n) => {
+            Ok((status, body.get(..n).ok_or_else(|| bad("body shorter than Content-Length"))?.to_vec()))
+        }
+        None => Ok((status, body.to_vec())),
+    }
+}
+
+fn dechunk(mut body: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    loop {
+        let eol = body.windows(2).position(|w| w == b"\r\n")?;
+        let size_text = std::str::from_utf8(&body[..eol]).ok()?;
+        let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
+        body = &body[eol + 2..];
+        if size == 0 {
+            return Some(out);
+        }
+        out.extend_from_slice(body.get(..size)?);
+        body = body.get(size + 2..)?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_server_urls() {
+        assert_eq!(
+            Server::parse("http://127.0.0.1:8080").ok(),
+            Some(Server { host: "127.0.0.1".into(), port: 8080 })
+        );
+        assert_eq!(
+            Server::parse("http://localhost/").ok(),
+            Some(Server { host: "localhost".into(), port: 80 })
+        );
+        assert!(Server::parse("https://x:1").is_err());
+        assert!(Server::parse("http://x:1/api").is_err());
+        assert!(Server::parse("http://x:port").is_err());
+        let s = Server::parse("http://h:1").ok();
+        assert_eq!(s.map(|s| s.ws_url("abc")), Some("ws://h:1/ws/abc".to_owned()));
+    }
+
+    #[test]
+    fn parses_responses() {
+        let r = b"HTTP/1.1 201 Created\r\ncontent-length: 2\r\n\r\n{}";
+        assert_eq!(parse_response(r).ok(), Some((201, b"{}".to_vec())));
+        let r = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
+        assert_eq!(parse_response(r).ok(), Some((200, b"abcde".to_vec())));
+        assert!(parse_response(b"HTTP/1.1 200 OK\r\n").is_err());
+    }
+}
