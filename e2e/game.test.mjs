@@ -154,6 +154,7 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
   await carla.page.click(tid('toggle-deck'));
   assert.equal(await carla.page.evaluate(() => localStorage.getItem('jass:lang')), 'de');
   assert.match(await carla.page.getAttribute(`${tid('hand')} img`, 'src'), /\/cards\/swiss\//);
+  await shot(carla, 'german-swiss');
 
   const seen = { schiebe: false, weis: false, stoeck: false, reload: false, offline: false, drop: false, summary: false };
   let actions = 0;
@@ -313,6 +314,14 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
   assert.equal(await players[0].page.locator('svg.jasstafel').count(), 2);
   const me = players.find((p, i) => ss[i].view.you % 2 === g.result.winner);
   assert.match(await me.page.textContent(tid('winner')), /win|gewinnen/);
+
+  // The game record, once the server offers it (GET /api/tables/{id}/record).
+  const rec = await fetch(`${server.base}/api/tables/${table}/record`);
+  if (rec.ok) {
+    const body = await rec.json();
+    assert.equal(body.format, 'jass-record/1');
+    assert.ok(body.rounds.length >= g.rounds_played);
+  }
 
   // --- rematch: all four vote, a new game starts at the same table.
   for (const p of players) await p.page.click(tid('rematch'));

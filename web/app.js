@@ -240,7 +240,10 @@ function openTable(table, token) {
   if (app.conn) app.conn.close();
   app.conn = new TableConnection(table, token, {
     onStatus: (s) => { app.status = s; if (app.page === 'table') render(); },
-    onWelcome: () => {},
+    onWelcome: (w) => {
+      // The host may have moved us to another seat: keep the stored seat current.
+      if (token && w.seat != null) store(table, w.seat, token);
+    },
     onState: onState,
     onError: (m) => {
       if (m.code === 'stale' || m.code === 'disconnected') return;
