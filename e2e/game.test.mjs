@@ -208,13 +208,14 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
     if (g.phase === 'choosing') {
       await p.page.waitForSelector(tid('contract-dialog'));
       await shot(p, 'contract');
-      if (g.allowed.schiebe && !seen.schiebe) {
+      const hand = g.hand;
+      const suits = { H: 'hearts', D: 'diamonds', C: 'clubs', S: 'spades' };
+      // Trump where this hand holds K and Q (Stöck, R7); without one, push.
+      const withStoeck = Object.keys(suits).find((s) => hand.includes(`${s}K`) && hand.includes(`${s}Q`));
+      if (g.allowed.schiebe && (!seen.schiebe || !withStoeck)) {
         await p.page.click(tid('schiebe'));
         seen.schiebe = true;
       } else {
-        const hand = g.hand;
-        const suits = { H: 'hearts', D: 'diamonds', C: 'clubs', S: 'spades' };
-        const withStoeck = Object.keys(suits).find((s) => hand.includes(`${s}K`) && hand.includes(`${s}Q`));
         const longest = Object.keys(suits).sort((a, b) => hand.filter((c) => c[0] === b).length - hand.filter((c) => c[0] === a).length)[0];
         if (g.pushed) assert.match(await p.page.textContent(tid('contract-dialog')), /push|schob/i);
         await p.page.click(tid(`contract-${suits[withStoeck || longest]}`));
