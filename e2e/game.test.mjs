@@ -332,6 +332,20 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
   assert.equal(ss[0].view.game.phase, 'choosing');
   assert.deepEqual(ss[0].view.game.totals, [0, 0]);
 
+  // --- a claim before the target is wrong: that team loses.
+  const ben = players[1];
+  await ben.page.click(tid('bedanke-btn'));
+  assert.match(await ben.page.textContent(tid('bedanke-info')), new RegExp(`0\\D+${TARGET}`));
+  await ben.page.click(tid('bedanke-yes'));
+  ss = await settle(players, ss[0].version + 1);
+  const g2 = ss[1].view.game;
+  assert.equal(g2.phase, 'over');
+  assert.deepEqual(g2.result.reason, { type: 'bedanke', seat: 1, right: false });
+  assert.equal(g2.result.winner, 0);
+  await ben.page.waitForSelector(tid('game-over'));
+  assert.match(await ben.page.textContent(tid('result-reason')), /wrong/);
+  await shot(ben, 'wrong-bedanke');
+
   for (const p of [...players, spectator]) await p.ctx.close();
   assert.deepEqual(errors, [], 'no console errors or failed requests');
 });
