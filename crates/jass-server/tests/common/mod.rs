@@ -1,0 +1,306 @@
+//! Test harness: a real server on 127.0.0.1:0 in-process, a tiny HTTP client, and a
+//! WebSocket client that parses every frame as a `ServerMsg` (so the wire shape is
+//! checked on every frame) and keeps them for later checks.
+#![allow(dead_code, unreachable_pub, missing_docs)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use jass_protocol::{ClientMsg, ErrorCode, ServerMsg, TableView};
+use jass_server::{Config, MemoryStore};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Generous bound so a bug shows up as a failure, not a hang.
+pub const WAIT: Duration = Duration::from_secs(10);
+
+/// Config with short timings, for tests.
+pub fn fast_config() -> Config {
+    Config {
+        hello_timeout: Duration::from_millis(500),
+        ping_interval: Duration::from_millis(200),
+        pong_timeout: Duration::from_millis(800),
+        close_linger: Duration::from_millis(200),
+        shutdown_grace: Duration::from_secs(5),
+        ..Config::default()
+    }
+}
+
+/// Like [`fast_config`] but without the rate limit getting in the way of a fast game.
+pub fn unlimited_config() -> Config {
+    Config { rate_burst: 100_000, rate_per_second: 100_000, ..fast_config() }
+}
+
+pub struct Server {
+    pub addr: SocketAddr,
+    pub store: Arc<MemoryStore>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl Server {
+    pub async fn start(config: Config) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let store = Arc::new(MemoryStore::new());
+        let (stop, rx) = oneshot::channel::<()>();
+        let s: Arc<dyn jass_server::Store> = store.clone();
+        let task = tokio::spawn(jass_server::run_with_store(listener, config, s, None, async move {
+            let _ = rx.await;
+        }));
+        Self { addr, store, stop: Some(stop), task: Some(task) }
+    }
+
+    /// Stops the server and waits for `run` to return.
+    pub async fn shutdown(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            tokio::time::timeout(WAIT, task).await.expect("run returns").unwrap().unwrap();
+        }
+    }
+
+    /// A raw HTTP/1.1 request; returns status and body.
+    pub async fn http(&self, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+        let mut s = TcpStream::connect(self.addr).await.unwrap();
+        let body = body.unwrap_or("");
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut out = Vec::new();
+        tokio::time::timeout(WAIT, s.read_to_end(&mut out)).await.unwrap().unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let status = text.split(' ').nth(1).unwrap().parse().unwrap();
+        let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+        let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+            dechunk(rest)
+        } else {
+            rest.to_owned()
+        };
+        (status, body)
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let (status, body) = self.http("POST", path, Some(&body.to_string())).await;
+        (status, serde_json::from_str(&body).unwrap_or(Value::String(body)))
+    }
+
+    /// Creates a table; returns (table id, host token).
+    pub async fn create(&self, body: Value) -> (String, String) {
+        let (status, v) = self.post("/api/tables", body).await;
+        assert_eq!(status, 201, "{v}");
+        (v["table"].as_str().unwrap().to_owned(), v["token"].as_str().unwrap().to_owned())
+    }
+
+    /// Joins a table; returns the token.
+    pub async fn join(&self, table: &str, name: &str, seat: u8) -> String {
+        let (status, v) =
+            self.post(&format!("/api/tables/{table}/seats"), json!({"name": name, "seat": seat})).await;
+        assert_eq!(status, 201, "{v}");
+        assert_eq!(v["seat"], seat);
+        v["token"].as_str().unwrap().to_owned()
+    }
+
+    /// A table with four seated players; returns the id and the four tokens.
+    pub async fn full_table(&self, create: Value) -> (String, Vec<String>) {
+        let (table, host) = self.create(create).await;
+        let mut tokens = vec![host];
+        for (seat, name) in [(1, "Ben"), (2, "Carla"), (3, "Dan")] {
+            tokens.push(self.join(&table, name, seat).await);
+        }
+        (table, tokens)
+    }
+
+    /// Opens a socket without saying hello.
+    pub async fn open(&self, table: &str) -> Client {
+        let (ws, _) =
+            tokio_tungstenite::connect_async(format!("ws://{}/ws/{table}", self.addr)).await.unwrap();
+        Client { ws, frames: Vec::new(), state: None, next_id: 1 }
+    }
+
+    /// Opens a socket, says hello and reads welcome + state.
+    pub async fn connect(&self, table: &str, token: Option<&str>) -> Client {
+        let mut c = self.open(table).await;
+        c.hello(token).await;
+        c
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+fn dechunk(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some((len, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&tail[..n]);
+        rest = &tail[n + 2..];
+    }
+    out
+}
+
+/// What a read produced.
+#[derive(Debug)]
+pub enum Got {
+    Msg(ServerMsg),
+    Close(u16),
+    /// The stream ended (or broke) without a close frame.
+    End,
+}
+
+pub struct Client {
+    pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every text frame received, raw.
+    pub frames: Vec<String>,
+    /// The latest state.
+    pub state: Option<(u64, TableView)>,
+    next_id: u64,
+}
+
+impl Client {
+    pub async fn send_raw(&mut self, m: Message) {
+        self.ws.send(m).await.unwrap();
+    }
+
+    pub async fn send_text(&mut self, s: &str) {
+        self.send_raw(Message::Text(s.into())).await;
+    }
+
+    pub async fn send(&mut self, m: &ClientMsg) {
+        self.send_text(&serde_json::to_string(m).unwrap()).await;
+    }
+
+    pub fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// The next frame (text parsed as a ServerMsg, states remembered), or the close.
+    pub async fn next(&mut self) -> Got {
+        loop {
+            let m = match tokio::time::timeout(WAIT, self.ws.next()).await.expect("a frame in time") {
+                Some(Ok(m)) => m,
+                _ => return Got::End,
+            };
+            match m {
+                Message::Text(t) => {
+                    let msg: ServerMsg =
+                        serde_json::from_str(&t).unwrap_or_else(|e| panic!("bad server frame {t}: {e}"));
+                    self.frames.push(t.to_string());
+                    if let ServerMsg::State { version, view } = &msg {
+                        if let Some((v, _)) = &self.state {
+                            assert!(version > v, "versions grow: {v} then {version}");
+                        }
+                        self.state = Some((*version, (**view).clone()));
+                    }
+                    return Got::Msg(msg);
+                }
+                Message::Close(f) => return Got::Close(f.map_or(1005, |f| f.code.into())),
+                Message::Binary(_) => panic!("the server sent a binary frame"),
+                _ => {}
+            }
+        }
+    }
+
+    /// Reads until `pick` accepts a message.
+    pub async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMsg) -> Option<T>) -> T {
+        loop {
+            match self.next().await {
+                Got::Msg(m) => {
+                    if let Some(t) = pick(&m) {
+                        return t;
+                    }
+                }
+                other => panic!("expected a message, got {other:?}"),
+            }
+        }
+    }
+
+    pub async fn hello(&mut self, token: Option<&str>) {
+        let hello =
+            ClientMsg::Hello { protocol: jass_protocol::PROTOCOL_VERSION, token: token.map(str::to_owned) };
+        self.send(&hello).await;
+        match self.next().await {
+            Got::Msg(ServerMsg::Welcome { .. }) => {}
+            other => panic!("expected welcome, got {other:?}"),
+        }
+        match self.next().await {
+            Got::Msg(ServerMsg::State { .. }) => {}
+            other => panic!("expected state, got {other:?}"),
+        }
+    }
+
+    /// Reads until the latest state's version is at least `v`.
+    pub async fn sync(&mut self, v: u64) {
+        while self.version() < v {
+            if let Got::Close(c) = self.next().await {
+                panic!("closed {c} while waiting for version {v}");
+            }
+        }
+    }
+
+    pub fn version(&self) -> u64 {
+        self.state.as_ref().map_or(0, |(v, _)| *v)
+    }
+
+    pub fn view(&self) -> &TableView {
+        &self.state.as_ref().unwrap().1
+    }
+
+    /// Sends a request and reads until its ack (Ok) or error (Err code).
+    pub async fn request(&mut self, m: ClientMsg) -> Result<(), ErrorCode> {
+        let id = m.id();
+        self.send(&m).await;
+        self.until(|msg| match msg {
+            ServerMsg::Ack { id: i } if *i == id => Some(Ok(())),
+            ServerMsg::Error { id: i, code, .. } if *i == id => Some(Err(*code)),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Reads until an error frame; returns its code.
+    pub async fn expect_error(&mut self) -> ErrorCode {
+        self.until(|m| match m {
+            ServerMsg::Error { code, .. } => Some(*code),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Reads until the server closes; returns the close code.
+    pub async fn expect_close(&mut self) -> u16 {
+        loop {
+            match self.next().await {
+                Got::Close(c) => return c,
+                Got::End => panic!("stream ended without a close frame"),
+                Got::Msg(_) => {}
+            }
+        }
+    }
+
+    /// Sends a ping and waits for its pong: proves the connection is served.
+    pub async fn roundtrip(&mut self, t: u64) {
+        self.send(&ClientMsg::Ping { t }).await;
+        self.until(|m| matches!(m, ServerMsg::Pong { t: x } if *x == t).then_some(())).await;
+    }
+}
