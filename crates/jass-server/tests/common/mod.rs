@@ -304,3 +304,48 @@ impl Client {
         self.until(|m| matches!(m, ServerMsg::Pong { t: x } if *x == t).then_some(())).await;
     }
 }
+
+/// Brings every client up to the newest version any of them has seen.
+pub async fn sync_all(clients: &mut [Client]) -> u64 {
+    let latest = clients.iter().map(Client::version).max().unwrap_or(0);
+    for c in clients.iter_mut() {
+        c.sync(latest).await;
+    }
+    latest
+}
+
+/// One plain move by whoever must act: choose Obenabe, or play the first legal card.
+/// Returns the seat that acted.
+pub async fn act_once(players: &mut [Client]) -> usize {
+    let version = sync_all(players).await;
+    let g = players[0].view().game.clone().expect("started");
+    let seat = g.to_act.expect("someone must act").index();
+    let c = &mut players[seat];
+    let v = c.view().game.clone().unwrap();
+    let id = Some(c.id());
+    let msg = if v.allowed.choose {
+        ClientMsg::Choose { contract: jass_engine::Contract::Obenabe, version: Some(version), id }
+    } else {
+        let card = v.allowed.cards.first().expect("a legal card");
+        ClientMsg::Play { card, weis: Vec::new(), stoeck: false, version: Some(version), id }
+    };
+    c.request(msg).await.expect("a legal move is accepted");
+    seat
+}
+
+/// Starts the game on a four-player table and syncs everyone.
+pub async fn start(players: &mut [Client]) {
+    let id = Some(players[0].id());
+    players[0].request(ClientMsg::Start { id }).await.expect("start");
+    sync_all(players).await;
+}
+
+/// Connects the four tokens.
+pub async fn connect_all(server: &Server, table: &str, tokens: &[String]) -> Vec<Client> {
+    let mut v = Vec::new();
+    for t in tokens {
+        v.push(server.connect(table, Some(t)).await);
+    }
+    sync_all(&mut v).await;
+    v
+}
