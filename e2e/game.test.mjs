@@ -107,6 +107,7 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
     await p.page.goto(link);
     await p.page.waitForSelector(tid('join'));
     await p.page.fill(tid('join-name'), names[i]);
+    if (i === 3) await shot(p, 'join');
     await p.page.click(tid(`join-seat-${i}`));
     await p.page.waitForSelector(tid('lobby'));
   }
@@ -147,6 +148,9 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
   await host.page.click(tid('start'));
   ss = await settle(players, ss[0].version + 1);
   assert.ok(ss[0].view.game, 'the game started');
+
+  await spectator.page.waitForFunction(() => window.__jass.view?.game);
+  assert.equal(await spectator.page.$(tid('hand')), null, 'a spectator sees no hand');
 
   // A player switches to German and Swiss cards (both remembered).
   const carla = players[2];
@@ -306,10 +310,10 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
   }
   // The spectator saw the same totals.
   await spectator.page.waitForSelector(tid('game-over'));
+  await shot(spectator, 'spectator-game-over');
   const spec = await state(spectator);
   assert.deepEqual(spec.view.game.result.totals, g.result.totals);
   assert.equal(spec.view.you, null);
-  assert.equal(await spectator.page.$(tid('hand')), null);
   for (const p of players) await shot(p, 'game-over');
   // The score is drawn as a Jasstafel for both teams.
   assert.equal(await players[0].page.locator('svg.jasstafel').count(), 2);
