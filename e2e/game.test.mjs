@@ -162,6 +162,7 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
 
   const seen = { schiebe: false, weis: false, stoeck: false, reload: false, offline: false, drop: false, summary: false };
   let actions = 0;
+  let claimTotals = null;
   for (let step = 0; step < 3000; step++) {
     const g0 = ss[0].view.game;
     if (g0.phase === 'over') break;
@@ -195,6 +196,7 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
     const over = [0, 1].find((tm) => g0.totals[tm] >= TARGET);
     if (done && over != null && g0.phase === 'playing') {
       const p = players.find((q, i) => ss[i].view.you % 2 === over);
+      claimTotals = { totals: g0.totals, over, trick: g0.trick, round: g0.round };
       await p.page.click(tid('bedanke-btn'));
       await p.page.waitForSelector(tid('bedanke-confirm'));
       const info = await p.page.textContent(tid('bedanke-info'));
@@ -299,7 +301,7 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
   assert.equal(g.phase, 'over', `the game ended (after ${actions} actions)`);
   assert.deepEqual(seen, { schiebe: true, weis: true, stoeck: true, reload: true, offline: true, drop: true, summary: true });
   assert.equal(g.result.reason.type, 'bedanke');
-  assert.equal(g.result.reason.right, true);
+  assert.equal(g.result.reason.right, true, `claim at totals ${JSON.stringify(claimTotals)}: ${JSON.stringify(g.result)} last_round ${JSON.stringify(g.last_round)}`);
   for (const p of players) {
     await p.page.waitForSelector(tid('game-over'));
     for (const tm of [0, 1]) {
