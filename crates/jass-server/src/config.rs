@@ -1,6 +1,7 @@
 //! Every tunable of the server in one place, so tests can shrink timings and limits
 //! instead of waiting for production values.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Server settings. [`Config::default`] holds the values `protocol.md` promises.
@@ -31,8 +32,9 @@ pub struct Config {
     pub malformed_strikes: u32,
     /// Largest text frame accepted; larger ones close the socket with 1009.
     pub max_message_bytes: usize,
-    /// Read buffer per socket. Small, because a card-game frame is under 4 KiB and the
-    /// memory target is 64 KiB per table with four sockets.
+    /// Read buffer per socket. Small, because client frames are a few hundred bytes
+    /// (it grows for a larger one, up to `max_message_bytes`) and the memory target
+    /// is 64 KiB per table with four sockets; tungstenite's default is 128 KiB.
     pub read_buffer_bytes: usize,
     /// Write buffer per socket before it is flushed (see `read_buffer_bytes`).
     pub write_buffer_bytes: usize,
@@ -51,6 +53,9 @@ pub struct Config {
     pub table_idle_timeout: Duration,
     /// On shutdown, how long to wait for sockets and table actors to finish.
     pub shutdown_grace: Duration,
+    /// The static browser client served at `/` and `/t/{table}`; `None` serves only
+    /// the API (tests, or a deployment with a separate web server).
+    pub web_dir: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -66,7 +71,7 @@ impl Default for Config {
             rate_strikes: 10,
             malformed_strikes: 5,
             max_message_bytes: jass_protocol::MAX_MESSAGE_BYTES,
-            read_buffer_bytes: 4096,
+            read_buffer_bytes: 1024,
             write_buffer_bytes: 0,
             max_write_buffer_bytes: 64 * 1024,
             max_tables: 10_000,
@@ -74,6 +79,7 @@ impl Default for Config {
             table_mailbox: 32,
             table_idle_timeout: Duration::from_secs(24 * 60 * 60),
             shutdown_grace: Duration::from_secs(10),
+            web_dir: None,
         }
     }
 }

@@ -1,7 +1,6 @@
 //! The HTTP side: the table API of protocol.md section 1, the WebSocket upgrade,
 //! the health check and the static browser client.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
@@ -29,14 +28,14 @@ const MAX_BODY_BYTES: usize = 4096;
 const MAX_TABLE_ID_CHARS: usize = 64;
 
 /// The router for the whole server.
-pub(crate) fn router(app: Arc<App>, web_dir: Option<PathBuf>) -> Router {
+pub(crate) fn router(app: Arc<App>) -> Router {
     let mut router = Router::new()
         .route("/api/tables", post(create))
         .route("/api/tables/{table}", get(info))
         .route("/api/tables/{table}/seats", post(join))
         .route("/ws/{table}", get(socket))
         .route("/healthz", get(|| async { "ok" }));
-    if let Some(dir) = web_dir {
+    if let Some(dir) = app.config.web_dir.clone() {
         router = router
             .route_service("/t/{table}", ServeFile::new(dir.join("index.html")))
             .fallback_service(ServeDir::new(dir));

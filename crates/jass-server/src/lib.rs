@@ -35,7 +35,6 @@ mod ws;
 
 use std::future::{Future, IntoFuture};
 use std::io;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -78,12 +77,12 @@ impl App {
 /// # Errors
 /// The listener failed.
 pub async fn run(listener: TcpListener, config: Config, shutdown: impl Future) -> io::Result<()> {
-    run_with_store(listener, config, Arc::new(MemoryStore::new()), None, shutdown).await
+    run_with_store(listener, config, Arc::new(MemoryStore::new()), shutdown).await
 }
 
 /// Serves HTTP and WebSockets on `listener` until `shutdown` resolves (mini-redis
-/// `server::run` shape, so tests bind `127.0.0.1:0` and run it in-process). `web_dir`
-/// is the static browser client, if any. On shutdown every socket is closed with
+/// `server::run` shape, so tests bind `127.0.0.1:0` and run it in-process), with every
+/// change handed to `store` before anyone is told. On shutdown every socket is closed with
 /// 1012 and every table actor stops; this returns once they have, or after
 /// `config.shutdown_grace`.
 ///
@@ -93,7 +92,6 @@ pub async fn run_with_store(
     listener: TcpListener,
     config: Config,
     store: Arc<dyn Store>,
-    web_dir: Option<PathBuf>,
     shutdown: impl Future,
 ) -> io::Result<()> {
     let coordinator = Coordinator::new();
@@ -107,7 +105,7 @@ pub async fn run_with_store(
         guards: coordinator.guards(),
         next_conn: AtomicU64::new(1),
     });
-    let router = http::router(Arc::clone(&app), web_dir);
+    let router = http::router(Arc::clone(&app));
     let mut stopping = coordinator.shutdown();
     let serve = axum::serve(listener, router)
         .with_graceful_shutdown(async move { stopping.wait().await })

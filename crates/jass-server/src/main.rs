@@ -1,5 +1,9 @@
 //! `jass-server`: parses flags, sets up logging, binds, and serves until Ctrl-C or
 //! SIGTERM.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -59,12 +63,6 @@ async fn main() -> std::io::Result<()> {
     let web_dir = args.web_dir.unwrap_or_else(default_web_dir);
     let listener = tokio::net::TcpListener::bind(args.addr).await?;
     tracing::info!(addr = %listener.local_addr()?, web = %web_dir.display(), "serving");
-    jass_server::run_with_store(
-        listener,
-        Config::default(),
-        Arc::new(MemoryStore::new()),
-        Some(web_dir),
-        shutdown_signal(),
-    )
-    .await
+    let config = Config { web_dir: Some(web_dir), ..Config::default() };
+    jass_server::run_with_store(listener, config, Arc::new(MemoryStore::new()), shutdown_signal()).await
 }

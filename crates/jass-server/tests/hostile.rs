@@ -177,7 +177,7 @@ async fn floods_are_limited_then_closed_1008() {
             common::Got::Msg(ServerMsg::Error { code: ErrorCode::RateLimited, .. }) => limited += 1,
             common::Got::Msg(_) => {}
             common::Got::Close(code) => break code,
-            common::Got::End => panic!("no close frame"),
+            common::Got::End(why) => panic!("no close frame: {why}"),
         }
     };
     assert!(limited >= 1, "refused with rate_limited before the close");
@@ -188,7 +188,12 @@ async fn floods_are_limited_then_closed_1008() {
 
 #[tokio::test]
 async fn a_peer_that_stops_answering_pings_is_reaped() {
-    let server = Server::start(fast_config()).await;
+    let config = jass_server::Config {
+        ping_interval: std::time::Duration::from_millis(100),
+        pong_timeout: std::time::Duration::from_millis(500),
+        ..fast_config()
+    };
+    let server = Server::start(config).await;
     let (table, tokens) = server.full_table(json!({"name": "Anna"})).await;
     let mut watcher = server.connect(&table, Some(&tokens[0])).await;
     // Seat 1 says hello, then never reads again, so it never answers a ping.
@@ -347,10 +352,13 @@ async fn shutdown_closes_every_socket_with_1012() {
     let mut server = Server::start(fast_config()).await;
     let (table, mut host) = lobby(&server).await;
     let mut spectator = server.connect(&table, None).await;
-    let mut waiting = server.open(&table).await; // no hello yet
+    // A socket still in the hello phase; a refused message proves its task runs.
+    let mut waiting = server.open(&table).await;
+    waiting.send_text("{}").await;
+    assert_eq!(waiting.expect_error().await, ErrorCode::BadMessage);
     server.shutdown().await;
-    assert_eq!(host.expect_close().await, close::SERVICE_RESTART);
-    assert_eq!(spectator.expect_close().await, close::SERVICE_RESTART);
-    assert_eq!(waiting.expect_close().await, close::SERVICE_RESTART);
+    for (who, c) in [("host", &mut host), ("spectator", &mut spectator), ("waiting", &mut waiting)] {
+        assert_eq!(c.expect_close().await, close::SERVICE_RESTART, "{who}");
+    }
     assert!(tokio::net::TcpStream::connect(server.addr).await.is_err(), "no longer listening");
 }

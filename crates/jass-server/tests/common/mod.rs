@@ -21,12 +21,14 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// Generous bound so a bug shows up as a failure, not a hang.
 pub const WAIT: Duration = Duration::from_secs(10);
 
-/// Config with short timings, for tests.
+/// Config with short timings, for tests. Test clients answer pings only while they
+/// read, so the pong timeout stays long here (a busy machine must not reap an idle
+/// test client); the reaping test shortens it.
 pub fn fast_config() -> Config {
     Config {
-        hello_timeout: Duration::from_millis(500),
-        ping_interval: Duration::from_millis(200),
-        pong_timeout: Duration::from_millis(800),
+        hello_timeout: Duration::from_secs(2),
+        ping_interval: Duration::from_millis(500),
+        pong_timeout: Duration::from_secs(30),
         close_linger: Duration::from_millis(200),
         shutdown_grace: Duration::from_secs(5),
         ..Config::default()
@@ -52,7 +54,7 @@ impl Server {
         let store = Arc::new(MemoryStore::new());
         let (stop, rx) = oneshot::channel::<()>();
         let s: Arc<dyn jass_server::Store> = store.clone();
-        let task = tokio::spawn(jass_server::run_with_store(listener, config, s, None, async move {
+        let task = tokio::spawn(jass_server::run_with_store(listener, config, s, async move {
             let _ = rx.await;
         }));
         Self { addr, store, stop: Some(stop), task: Some(task) }
@@ -163,8 +165,8 @@ fn dechunk(s: &str) -> String {
 pub enum Got {
     Msg(ServerMsg),
     Close(u16),
-    /// The stream ended (or broke) without a close frame.
-    End,
+    /// The stream ended (or broke) without a close frame; why.
+    End(String),
 }
 
 pub struct Client {
@@ -199,7 +201,8 @@ impl Client {
         loop {
             let m = match tokio::time::timeout(WAIT, self.ws.next()).await.expect("a frame in time") {
                 Some(Ok(m)) => m,
-                _ => return Got::End,
+                Some(Err(e)) => return Got::End(e.to_string()),
+                None => return Got::End("end of stream".into()),
             };
             match m {
                 Message::Text(t) => {
@@ -292,7 +295,7 @@ impl Client {
         loop {
             match self.next().await {
                 Got::Close(c) => return c,
-                Got::End => panic!("stream ended without a close frame"),
+                Got::End(why) => panic!("stream ended without a close frame: {why}"),
                 Got::Msg(_) => {}
             }
         }
