@@ -817,10 +817,12 @@ impl Game {
     fn finish_round(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Vec<Event>) {
         let summary = self.summary(true);
         self.freeze_crossings();
-        self.totals_before = self.totals();
         self.history.push(summary.clone());
         events.push(Event::RoundScored(summary));
-        let totals = self.totals_before;
+        // The finished round stays `self.round` if the game ends here, so `totals()`
+        // (totals before the round + its credits) stays right; `totals_before` moves on
+        // only when the next round is dealt.
+        let totals = self.totals();
         let result = match (self.options.fixed_rounds, self.options.end) {
             (Some(n), _) if self.history.len() as u32 >= n => Some(GameResult {
                 winner: match totals[0].cmp(&totals[1]) {
@@ -848,6 +850,7 @@ impl Game {
             events.push(Event::GameOver(res));
             return;
         }
+        self.totals_before = totals;
         let dealer = self.round.forehand; // R2: next dealer = this round's forehand
         let seed = next_seed();
         self.round = Round::new(self.round.number + 1, Some(dealer), seed, self.options.first_round);
