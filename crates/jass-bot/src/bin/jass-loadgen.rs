@@ -105,6 +105,8 @@ impl Observer for Probe {
             self.cards += 1;
             let k = cards_played(view) + 1;
             if let Ok(mut sent) = self.clock.sent.lock() {
+                // A resend of the same card (after `stale`) restarts its clock.
+                sent.retain(|&(i, _)| i != k);
                 if sent.len() >= 8 {
                     sent.remove(0);
                 }
