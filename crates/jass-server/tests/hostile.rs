@@ -362,3 +362,12 @@ async fn shutdown_closes_every_socket_with_1012() {
     }
     assert!(tokio::net::TcpStream::connect(server.addr).await.is_err(), "no longer listening");
 }
+
+#[tokio::test]
+async fn tables_over_the_limit_are_refused_busy() {
+    let server = Server::start(jass_server::Config { max_tables: 2, ..fast_config() }).await;
+    server.create(json!({"name": "Anna"})).await;
+    server.create(json!({"name": "Ben"})).await;
+    let (status, v) = server.post("/api/tables", json!({"name": "Carla"})).await;
+    assert_eq!((status, v["code"].as_str()), (503, Some("busy")));
+}

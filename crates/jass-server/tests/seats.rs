@@ -227,3 +227,25 @@ async fn rematch_needs_all_four_votes_after_the_game() {
     assert!(g.result.is_none());
     assert_eq!(g.totals, [0, 0]);
 }
+
+#[tokio::test]
+async fn a_table_nobody_uses_is_dropped_but_a_connected_one_is_kept() {
+    let config =
+        jass_server::Config { table_idle_timeout: std::time::Duration::from_millis(300), ..fast_config() };
+    let server = Server::start(config).await;
+    let (idle, _) = server.create(json!({"name": "Anna"})).await;
+    let (used, token) = server.create(json!({"name": "Ben"})).await;
+    let mut c = server.connect(&used, Some(&token)).await;
+    let deadline = tokio::time::Instant::now() + common::WAIT;
+    loop {
+        let (status, _) = server.http("GET", &format!("/api/tables/{idle}"), None).await;
+        if status == 404 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the idle table is dropped");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let (status, _) = server.http("GET", &format!("/api/tables/{used}"), None).await;
+    assert_eq!(status, 200);
+    c.roundtrip(1).await;
+}

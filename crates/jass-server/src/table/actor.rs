@@ -169,7 +169,10 @@ impl TableActor {
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => {
-                        self.last_activity = Instant::now();
+                        // Looking at the table (info) does not keep it alive.
+                        if !matches!(cmd, TableCmd::Info { .. }) {
+                            self.last_activity = Instant::now();
+                        }
                         self.handle(cmd).await;
                     }
                     None => break,
