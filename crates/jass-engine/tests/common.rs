@@ -179,3 +179,76 @@ pub fn finish_round(g: &mut Game) -> Vec<Event> {
 pub fn summaries(events: &[Event]) -> Vec<jass_engine::RoundSummary> {
     events.iter().filter_map(|e| if let Event::RoundScored(s) = e { Some(s.clone()) } else { None }).collect()
 }
+
+/// The ChaCha20 keystream as protocol.md 6.2 specifies it (RFC 8439 block function, 20
+/// rounds, key = the 32 seed bytes, 64-bit block counter from 0 in words 12–13, nonce 0
+/// in words 14–15), as little-endian `u32`s: written here from the RFC, not taken
+/// from `rand`, so the golden vector checks the published algorithm.
+pub struct ChaCha20Words {
+    state: [u32; 16],
+    block: [u32; 16],
+    used: usize,
+}
+
+impl ChaCha20Words {
+    pub fn new(key: [u8; 32]) -> Self {
+        let mut state = [0u32; 16];
+        state[..4].copy_from_slice(&[0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574]);
+        for i in 0..8 {
+            state[4 + i] = u32::from_le_bytes(key[4 * i..4 * i + 4].try_into().unwrap());
+        }
+        Self { state, block: [0; 16], used: 16 }
+    }
+
+    pub fn next_u32(&mut self) -> u32 {
+        if self.used == 16 {
+            let mut x = self.state;
+            let qr = |x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize| {
+                x[a] = x[a].wrapping_add(x[b]);
+                x[d] = (x[d] ^ x[a]).rotate_left(16);
+                x[c] = x[c].wrapping_add(x[d]);
+                x[b] = (x[b] ^ x[c]).rotate_left(12);
+                x[a] = x[a].wrapping_add(x[b]);
+                x[d] = (x[d] ^ x[a]).rotate_left(8);
+                x[c] = x[c].wrapping_add(x[d]);
+                x[b] = (x[b] ^ x[c]).rotate_left(7);
+            };
+            for _ in 0..10 {
+                qr(&mut x, 0, 4, 8, 12);
+                qr(&mut x, 1, 5, 9, 13);
+                qr(&mut x, 2, 6, 10, 14);
+                qr(&mut x, 3, 7, 11, 15);
+                qr(&mut x, 0, 5, 10, 15);
+                qr(&mut x, 1, 6, 11, 12);
+                qr(&mut x, 2, 7, 8, 13);
+                qr(&mut x, 3, 4, 9, 14);
+            }
+            self.block = std::array::from_fn(|i| x[i].wrapping_add(self.state[i]));
+            let counter = (u64::from(self.state[13]) << 32 | u64::from(self.state[12])) + 1;
+            (self.state[12], self.state[13]) = (counter as u32, (counter >> 32) as u32);
+            self.used = 0;
+        }
+        self.used += 1;
+        self.block[self.used - 1]
+    }
+}
+
+/// The shuffled deck and the drawn first dealer of protocol.md 6.2, written
+/// independently of the engine: ChaCha20 keyed with the seed, rejection-sampled
+/// `uniform`, Fisher–Yates from the top, then `uniform(4)`.
+pub fn reference_deck(seed: Seed) -> ([Card; 36], Seat) {
+    let mut rng = ChaCha20Words::new(seed.0);
+    let mut uniform = |n: u32| loop {
+        let x = rng.next_u32();
+        if x <= u32::MAX - (u32::MAX - n + 1) % n {
+            return x % n;
+        }
+    };
+    let mut deck: [Card; 36] = std::array::from_fn(|i| Card::from_index(i as u8).unwrap());
+    for i in (1..36).rev() {
+        let j = uniform(i as u32 + 1) as usize;
+        deck.swap(i, j);
+    }
+    let drawn = Seat::ALL[uniform(4) as usize];
+    (deck, drawn)
+}

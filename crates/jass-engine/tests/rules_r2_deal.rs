@@ -6,31 +6,10 @@ mod common;
 
 use common::*;
 use jass_engine::{
-    Action, Card, CardSet, Contract, FirstRound, Game, Options, Phase, Rank, Seat, Seed, Suit, deal,
+    Action, Card, CardSet, Contract, FirstRound, Game, Options, Phase, Rank, Seat, Suit, deal,
 };
-use rand::rngs::ChaCha20Rng;
-use rand::{Rng, SeedableRng};
 
 const H7: Card = Card::new(Suit::Hearts, Rank::Seven);
-
-/// The shuffled deck of protocol.md 6.2, written independently of the engine:
-/// ChaCha20 keyed with the seed, rejection-sampled `uniform`, Fisher–Yates from the top.
-fn reference_deck(seed: Seed) -> ([Card; 36], Seat) {
-    let mut rng = ChaCha20Rng::from_seed(seed.0);
-    let mut uniform = |n: u32| loop {
-        let x = rng.next_u32();
-        if x <= u32::MAX - (u32::MAX - n + 1) % n {
-            return x % n;
-        }
-    };
-    let mut deck: [Card; 36] = std::array::from_fn(|i| Card::from_index(i as u8).unwrap());
-    for i in (1..36).rev() {
-        let j = uniform(i as u32 + 1) as usize;
-        deck.swap(i, j);
-    }
-    let drawn = Seat::ALL[uniform(4) as usize];
-    (deck, drawn)
-}
 
 /// R2: three cards at a time, starting with the dealer's right neighbour (dealer+1)
 /// and ending with the dealer: deck positions 0–2 go to dealer+1, 3–5 to dealer+2,
