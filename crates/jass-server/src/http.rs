@@ -19,7 +19,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::App;
 use crate::table::Refusal;
-use crate::table::actor::{Spawn, spawn};
+use crate::table::actor::{Spawn, spawn, valid_name};
 
 /// Largest HTTP request body: create and join bodies are a few hundred bytes.
 const MAX_BODY_BYTES: usize = 4096;
@@ -97,6 +97,10 @@ fn new_table_id() -> String {
 /// `POST /api/tables`.
 async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, ApiFailure> {
     let req: CreateTable = parse(&body)?;
+    // Checked here too, so a bad name never leaves an empty table behind.
+    if valid_name(&req.name).is_none() {
+        return Err(ApiFailure(Refusal::new(ErrorCode::BadName, "names are 1–24 characters")));
+    }
     let options =
         options_from(req.preset, req.options.as_ref()).map_err(|e| Refusal::new(ErrorCode::BadOptions, e))?;
     if app.shutdown.is_stopping() {

@@ -118,6 +118,8 @@ async fn lobby_host_controls_and_their_refusals() {
     assert_eq!((status, v["code"].as_str()), (400, Some("bad_options")));
     let (status, v) = server.post("/api/tables", json!({"name": "Anna", "colour": "red"})).await;
     assert_eq!((status, v["code"].as_str()), (400, Some("bad_message")));
+    let (status, v) = server.post("/api/tables", json!({"name": "x".repeat(25)})).await;
+    assert_eq!((status, v["code"].as_str()), (400, Some("bad_name")));
     let (status, body) = server.http("GET", "/healthz", None).await;
     assert_eq!((status, body.as_str()), (200, "ok"));
 

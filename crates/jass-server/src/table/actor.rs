@@ -147,7 +147,8 @@ fn hash_token(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-fn valid_name(name: &str) -> Option<String> {
+/// The trimmed name if it is 1–24 characters without control characters.
+pub(crate) fn valid_name(name: &str) -> Option<String> {
     let name = name.trim();
     let n = name.chars().count();
     ((1..=MAX_NAME_CHARS).contains(&n) && !name.chars().any(char::is_control)).then(|| name.to_owned())
