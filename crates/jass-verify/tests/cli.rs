@@ -30,7 +30,7 @@ fn seed(n: u64) -> Seed {
 fn step(g: &mut Game, r: &mut Lcg, next: &mut u64) {
     let s = g.to_act().expect("someone to act");
     let action = if g.phase() == Phase::Choosing {
-        if g.can_schiebe(s) && r.next() % 3 == 0 {
+        if g.can_schiebe(s) && r.next().is_multiple_of(3) {
             Action::Schiebe
         } else {
             Action::Choose { contract: Contract::ALL[(r.next() % 6) as usize] }
