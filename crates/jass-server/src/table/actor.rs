@@ -357,7 +357,10 @@ impl TableActor {
         let seat =
             self.seat_of(conn).ok_or_else(|| Refusal::new(ErrorCode::NotSeated, "spectators cannot act"))?;
         let span = tracing::debug_span!("request", %seat);
-        let _enter = span.enter();
+        self.request_as(seat, msg).instrument(span).await
+    }
+
+    async fn request_as(&mut self, seat: Seat, msg: ClientMsg) -> Result<(), Refusal> {
         if let Some(action) = msg.game_action() {
             return self.act(seat, msg.version(), action).await;
         }
