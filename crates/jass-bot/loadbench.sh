@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The load bench, repeatable: for each run a fresh release server on a loopback port,
+# then jass-loadgen against it; prints each run's report and the machine's load.
+# Usage: crates/jass-bot/loadbench.sh [TABLES=2500] [RUNS=3] [DURATION=60] [THINK_MS=1000]
+# (BIN_DIR=dir uses prebuilt binaries instead of building; PORT=n picks the port.)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+tables=${1:-2500} runs=${2:-3} duration=${3:-60} think=${4:-1000} port=${PORT:-18080}
+bin=${BIN_DIR:-target/release}
+if [ -z "${BIN_DIR:-}" ]; then cargo build --release -p jass-server -p jass-bot --bin jass-server --bin jass-loadgen; fi
+ulimit -n "$(ulimit -Hn)"
+for run in $(seq 1 "$runs"); do
+  RUST_LOG=warn "$bin/jass-server" --addr "127.0.0.1:$port" >/dev/null 2>&1 &
+  pid=$!
+  trap 'kill $pid 2>/dev/null || true' EXIT
+  sleep 1
+  echo "== run $run/$runs: $tables tables, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  "$bin/jass-loadgen" --server "http://127.0.0.1:$port" --tables "$tables" \
+    --think-ms "$think" --duration "$duration" --server-pid "$pid" || true
+  echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+  trap - EXIT
+done
