@@ -38,6 +38,7 @@ use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use axum::serve::ListenerExt;
 pub use config::Config;
 pub use store::{MemoryStore, Store};
 use tokio::net::TcpListener;
@@ -107,6 +108,13 @@ pub async fn run_with_store(
     });
     let router = http::router(Arc::clone(&app));
     let mut stopping = coordinator.shutdown();
+    // Small frames must go out at once: Nagle's algorithm would hold a card play
+    // back for the peer's delayed ACK (tens of milliseconds per move).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "could not set TCP_NODELAY");
+        }
+    });
     let serve = axum::serve(listener, router)
         .with_graceful_shutdown(async move { stopping.wait().await })
         .into_future();

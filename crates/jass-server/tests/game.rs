@@ -125,6 +125,7 @@ async fn four_players_and_a_spectator_play_a_whole_game() {
         }
     }
     assert!(pushed && weis && stoeck, "schieben, Weis and Stöck all happened");
+    eprintln!("rounds played: {}, steps: {steps}", players[0].view().game.as_ref().unwrap().rounds_played);
     let result = players[0].view().game.as_ref().unwrap().result.unwrap();
     assert_eq!(result.winner, claimed, "the right bedanke wins");
 
