@@ -70,6 +70,17 @@ fn to_msg(action: Action, version: u64, id: u64) -> ClientMsg {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_players_and_a_spectator_play_a_whole_game() {
     let server = Server::start(unlimited_config()).await;
+    play_game(&server).await;
+}
+
+/// Several tables at once: each game is checked as above, and none disturbs another.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_tables_play_at_once() {
+    let server = Server::start(unlimited_config()).await;
+    futures_util::future::join_all((0..3).map(|_| play_game(&server))).await;
+}
+
+async fn play_game(server: &Server) {
     let (table, tokens) =
         server.full_table(json!({"name": "Anna", "preset": "to_1000", "options": {"target": TARGET}})).await;
     let mut players = Vec::new();
@@ -125,7 +136,6 @@ async fn four_players_and_a_spectator_play_a_whole_game() {
         }
     }
     assert!(pushed && weis && stoeck, "schieben, Weis and Stöck all happened");
-    eprintln!("rounds played: {}, steps: {steps}", players[0].view().game.as_ref().unwrap().rounds_played);
     let result = players[0].view().game.as_ref().unwrap().result.unwrap();
     assert_eq!(result.winner, claimed, "the right bedanke wins");
 

@@ -125,8 +125,13 @@ impl Server {
 
     /// Opens a socket without saying hello.
     pub async fn open(&self, table: &str) -> Client {
-        let (ws, _) =
-            tokio_tungstenite::connect_async(format!("ws://{}/ws/{table}", self.addr)).await.unwrap();
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(
+            format!("ws://{}/ws/{table}", self.addr),
+            None,
+            true,
+        )
+        .await
+        .unwrap();
         Client { ws, frames: Vec::new(), state: None, next_id: 1 }
     }
 
