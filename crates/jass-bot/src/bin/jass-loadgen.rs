@@ -155,6 +155,20 @@ fn cpu_ticks(pid: &str) -> Option<u64> {
     Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
 }
 
+/// Nanoseconds a process's threads ran and waited runnable for a CPU, summed over
+/// its threads (/proc/PID/task/*/schedstat). On a shared machine the wait is the
+/// share of latency that no server change can remove.
+fn sched_ns(pid: &str) -> Option<(u64, u64)> {
+    let mut total = (0, 0);
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()?.flatten() {
+        let Ok(text) = std::fs::read_to_string(task.path().join("schedstat")) else { continue };
+        let mut f = text.split_whitespace().map(|x| x.parse::<u64>().unwrap_or(0));
+        total.0 += f.next().unwrap_or(0);
+        total.1 += f.next().unwrap_or(0);
+    }
+    Some(total)
+}
+
 /// The only process named `jass-server`, if there is exactly one.
 fn find_server_pid() -> Option<u32> {
     let mut found = Vec::new();
@@ -280,6 +294,8 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let deadline = play_start + Duration::from_secs(args.duration);
     let cpu_server_0 = pid.and_then(|p| cpu_ticks(&p.to_string()));
     let cpu_self_0 = cpu_ticks("self");
+    let sched_server_0 = pid.and_then(|p| sched_ns(&p.to_string()));
+    let sched_self_0 = sched_ns("self");
     let mut set = JoinSet::new();
     for (i, (ti, conn)) in conns.into_iter().enumerate() {
         let clock = clocks[ti].clone();
@@ -295,6 +311,12 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let rss_end = pid.and_then(rss_kib);
     let cpu_server = pid.and_then(|p| cpu_ticks(&p.to_string())).zip(cpu_server_0).map(|(a, b)| a - b);
     let cpu_self = cpu_ticks("self").zip(cpu_self_0).map(|(a, b)| a - b);
+    let delta = |now: Option<(u64, u64)>, then: Option<(u64, u64)>| {
+        now.zip(then)
+            .map(|(a, b)| (a.0.saturating_sub(b.0) as f64 / 1e9, a.1.saturating_sub(b.1) as f64 / 1e9))
+    };
+    let sched_server = delta(pid.and_then(|p| sched_ns(&p.to_string())), sched_server_0);
+    let sched_self = delta(sched_ns("self"), sched_self_0);
     let played_for = play_start.elapsed().as_secs_f64();
 
     let mut samples = Vec::new();
@@ -364,6 +386,14 @@ async fn run(args: Args) -> Result<bool, BotError> {
     if let Some(c) = cpu_self {
         println!("loadgen CPU during play: {:.0}% of one core", c as f64 / ticks / played_for * 100.0);
     }
+    for (who, s) in [("server", sched_server), ("loadgen", sched_self)] {
+        if let Some((run, wait)) = s {
+            println!(
+                "{who} threads: ran {run:.1} s, waited runnable for a CPU {wait:.1} s (other processes' load)"
+            );
+        }
+    }
+    println!("machine load average: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());
     if let (Some(b), Some(c)) = (rss_before, rss_connected) {
         println!(
             "server RSS: before {:.1} MiB, connected {:.1} MiB, end of play {:.1} MiB",
