@@ -1,0 +1,103 @@
+//! Engine throughput on one core.
+//!
+//! `cargo run --release -p jass-engine --example throughput` prints two lines:
+//! - `random_rounds_per_sec`: the fast path [`random_round`] (deal, contract, 36 random
+//!   legal plays, scoring), as bots use it for search;
+//! - `apply_rounds_per_sec`: the full checked path: [`Game::apply`] for the contract
+//!   and 36 plays (with the events), building the acting seat's [`Game::view`] before
+//!   each action as a bot would. A fresh game starts every 50 rounds so the record
+//!   stays small.
+//!
+//! Each figure is the median of five runs of about 1.5 s. An argument `random` or
+//! `apply` measures only that path (for profiling).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use jass_engine::{Action, Contract, Game, Options, Seed, Viewer, random_round};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{Rng, SeedableRng};
+
+const RUN: Duration = Duration::from_millis(1500);
+const RUNS: usize = 5;
+const ROUNDS_PER_GAME: u32 = 50;
+
+/// Runs `batch` (which plays some rounds and returns how many) for about [`RUN`] and
+/// returns rounds per second.
+fn measure(mut batch: impl FnMut() -> u64) -> f64 {
+    let start = Instant::now();
+    let mut rounds = 0u64;
+    while start.elapsed() < RUN {
+        rounds += batch();
+    }
+    rounds as f64 / start.elapsed().as_secs_f64()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// A seed from the bench RNG (the game's own seeds need not be secret here).
+fn seed(rng: &mut Xoshiro256PlusPlus) -> Seed {
+    let mut b = [0u8; 32];
+    rng.fill_bytes(&mut b);
+    Seed(b)
+}
+
+/// Plays one round through `Game::apply`, viewing before every action; returns the
+/// number of events (so nothing is optimized away).
+fn apply_round(game: &mut Game, rng: &mut Xoshiro256PlusPlus) -> usize {
+    let mut events = 0;
+    let round = game.round_number();
+    let next = seed(rng);
+    while game.round_number() == round {
+        let Some(seat) = game.to_act() else { break };
+        let view = game.view(Viewer::Seat(seat));
+        let action = if view.allowed.choose {
+            Action::Choose { contract: Contract::ALL[(rng.next_u32() % 6) as usize] }
+        } else {
+            let legal = view.allowed.cards;
+            let card = legal.nth(rng.next_u32() % legal.len()).expect("a legal card");
+            Action::Play {
+                card,
+                weis: view.allowed.weis.iter().map(|w| w.cards()).collect(),
+                stoeck: view.allowed.stoeck,
+            }
+        };
+        events += game.apply(seat, action, || next).expect("legal action").len();
+    }
+    events
+}
+
+fn random_rate() -> f64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5EED);
+    measure(|| {
+        for _ in 0..1000 {
+            black_box(random_round(&mut rng));
+        }
+        1000
+    })
+}
+
+fn apply_rate() -> f64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0xA991);
+    measure(|| {
+        let mut game = Game::new(Options::default(), seed(&mut rng)).expect("default options");
+        for _ in 0..ROUNDS_PER_GAME {
+            black_box(apply_round(&mut game, &mut rng));
+        }
+        u64::from(ROUNDS_PER_GAME)
+    })
+}
+
+/// With an argument `random` or `apply`, measures only that path (for profiling).
+fn main() {
+    let only = std::env::args().nth(1);
+    if only.as_deref() != Some("apply") {
+        println!("random_rounds_per_sec={:.0}", median((0..RUNS).map(|_| random_rate()).collect()));
+    }
+    if only.as_deref() != Some("random") {
+        println!("apply_rounds_per_sec={:.0}", median((0..RUNS).map(|_| apply_rate()).collect()));
+    }
+}
