@@ -49,11 +49,18 @@ pub struct Server {
 
 impl Server {
     pub async fn start(config: Config) -> Self {
+        let store = Arc::new(MemoryStore::new());
+        let mut server = Self::start_with(config, store.clone()).await;
+        server.store = store;
+        server
+    }
+
+    /// A server with a store of the test's own (`self.store` is then unused).
+    pub async fn start_with(config: Config, s: Arc<dyn jass_server::Store>) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let store = Arc::new(MemoryStore::new());
         let (stop, rx) = oneshot::channel::<()>();
-        let s: Arc<dyn jass_server::Store> = store.clone();
         let task = tokio::spawn(jass_server::run_with_store(listener, config, s, async move {
             let _ = rx.await;
         }));
