@@ -24,6 +24,34 @@ struct Args {
     /// exists, else the repository's `web/`).
     #[arg(long, env = "JASS_WEB_DIR")]
     web_dir: Option<PathBuf>,
+    /// Most tables held at once (more answer `busy`).
+    #[arg(long, env = "JASS_MAX_TABLES")]
+    max_tables: Option<usize>,
+    /// Most open WebSockets at once (more answer `busy`).
+    #[arg(long, env = "JASS_MAX_CONNECTIONS")]
+    max_connections: Option<usize>,
+    /// Messages a connection may send in a burst (protocol.md says 20; raise it only
+    /// for trusted bots).
+    #[arg(long, env = "JASS_RATE_BURST")]
+    rate_burst: Option<u32>,
+    /// Messages per second that refill the burst (protocol.md says 5).
+    #[arg(long, env = "JASS_RATE_PER_SECOND")]
+    rate_per_second: Option<u32>,
+}
+
+impl Args {
+    /// The defaults, with whatever the flags override.
+    fn config(&self, web_dir: PathBuf) -> Config {
+        let d = Config::default();
+        Config {
+            max_tables: self.max_tables.unwrap_or(d.max_tables),
+            max_connections: self.max_connections.unwrap_or(d.max_connections),
+            rate_burst: self.rate_burst.unwrap_or(d.rate_burst),
+            rate_per_second: self.rate_per_second.unwrap_or(d.rate_per_second),
+            web_dir: Some(web_dir),
+            ..d
+        }
+    }
 }
 
 fn default_web_dir() -> PathBuf {
@@ -60,9 +88,9 @@ async fn main() -> std::io::Result<()> {
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
         .init();
     let args = Args::parse();
-    let web_dir = args.web_dir.unwrap_or_else(default_web_dir);
+    let web_dir = args.web_dir.clone().unwrap_or_else(default_web_dir);
     let listener = tokio::net::TcpListener::bind(args.addr).await?;
     tracing::info!(addr = %listener.local_addr()?, web = %web_dir.display(), "serving");
-    let config = Config { web_dir: Some(web_dir), ..Config::default() };
+    let config = args.config(web_dir);
     jass_server::run_with_store(listener, config, Arc::new(MemoryStore::new()), shutdown_signal()).await
 }
