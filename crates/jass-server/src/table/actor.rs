@@ -198,14 +198,21 @@ impl TableActor {
         match cmd {
             TableCmd::Join { name, seat, reply } => {
                 let r = self.join(&name, seat).await;
-                let _ = reply.send(r);
+                // Nobody got the token (the HTTP client went away): give the seat back
+                // rather than hold it for a token no one has.
+                if let Err(Ok(joined)) = reply.send(r) {
+                    self.release(joined.seat).await;
+                }
             }
             TableCmd::Info { reply } => {
                 let _ = reply.send(self.info());
             }
             TableCmd::Attach { token, conn, reply } => {
                 let r = self.attach(token.as_deref(), conn);
-                let _ = reply.send(r);
+                // The connection is gone already: do not show it as connected.
+                if let Err(Ok(_)) = reply.send(r) {
+                    self.detach(conn);
+                }
             }
             TableCmd::Detach { conn } => self.detach(conn),
             TableCmd::Request { conn, msg, reply } => {
@@ -474,15 +481,32 @@ impl TableActor {
             return Ok(());
         }
         self.store.append(&self.id, Entry::Freed { seat: target }).await.map_err(internal)?;
-        let slot = self.seats.at_mut(target);
+        self.vacate(target);
+        Ok(())
+    }
+
+    /// Empties a seat: closes its connection with 4003 (its token is revoked) and
+    /// gives it a fresh view channel, then tells everyone.
+    fn vacate(&mut self, seat: Seat) {
+        let slot = self.seats.at_mut(seat);
         slot.kick(Kick { code: close::BAD_TOKEN, reason: "the host freed this seat" });
         *slot = SeatSlot::default();
-        if let Some(v) = self.rematch.get_mut(target.index()) {
+        if let Some(v) = self.rematch.get_mut(seat.index()) {
             *v = false;
         }
-        info!(seat = %target, "seat freed");
+        info!(%seat, "seat freed");
         self.publish();
-        Ok(())
+    }
+
+    /// Undoes a join whose token never reached anyone.
+    async fn release(&mut self, seat: Seat) {
+        if self.seats.at(seat).conn.is_some() {
+            return;
+        }
+        match self.store.append(&self.id, Entry::Freed { seat }).await {
+            Ok(()) => self.vacate(seat),
+            Err(e) => warn!(error = %e, %seat, "could not release an unclaimed seat"),
+        }
     }
 
     async fn vote_rematch(&mut self, seat: Seat) -> Result<(), Refusal> {
