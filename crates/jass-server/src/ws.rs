@@ -58,8 +58,9 @@ struct Conn {
 /// table exists).
 pub(crate) async fn serve(socket: WebSocket, app: Arc<App>, table_id: String, table: Option<TableHandle>) {
     let id = app.next_conn_id();
+    // A hostile path could be long; logs and the welcome get at most 64 characters.
+    let table_id: String = table_id.chars().take(64).collect();
     let span = info_span!("conn", table = %table_id, conn = id, seat = field::Empty);
-    let table_id = table_id.chars().take(64).collect();
     let config = &app.config;
     let limit = RateLimit::new(config.rate_burst, config.rate_per_second, config.rate_strikes);
     let conn =
