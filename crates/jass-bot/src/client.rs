@@ -181,6 +181,7 @@ impl Connection {
                     ServerMsg::Error { id, code, message } => {
                         observer.refused(code);
                         out.refused += 1;
+                        out.stale += u64::from(code == ErrorCode::Stale);
                         if id.is_none() || id != last_id || code == ErrorCode::Stale {
                             // Stale: a newer state is on its way and will be acted on.
                             continue;
@@ -243,6 +244,9 @@ pub struct Outcome {
     pub sent: u64,
     /// `error` answers received.
     pub refused: u64,
+    /// Of those, `stale`: a legitimate race (e.g. another seat's Stöck changed the
+    /// table while this seat's card was on its way); the bot acts again on the newer view.
+    pub stale: u64,
     /// The last view seen.
     pub view: Option<Box<TableView>>,
 }

@@ -149,6 +149,7 @@ fn report(o: &Outcome) {
         "seat": o.seat,
         "sent": o.sent,
         "refused": o.refused,
+        "stale": o.stale,
         "result": o.result,
     });
     println!("{line}");

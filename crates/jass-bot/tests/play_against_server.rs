@@ -42,7 +42,9 @@ fn check_common(filled: &Filled, target: u32) {
     let result = filled.result.expect("seat 0 saw the result");
     for seat in &filled.seats {
         assert_eq!(seat.result, Some(result), "every seat sees the same result");
-        assert_eq!(seat.refused, 0, "the bot never sends what the view does not allow");
+        // Only `stale` may happen: two seats acting on the same view (a Stöck said out
+        // of turn while a card is played) is a race the protocol resolves that way.
+        assert_eq!(seat.refused - seat.stale, 0, "the bot never sends what the view does not allow");
         assert!(seat.sent > 5, "every seat played");
     }
     let winner = result.winner.expect("a winner");
