@@ -373,6 +373,8 @@ impl ErrorCode {
 pub mod close {
     /// The client closed, or the game table was deleted.
     pub const NORMAL: u16 = 1000;
+    /// A WebSocket protocol violation (e.g. a bad frame or a continuation out of order).
+    pub const PROTOCOL_ERROR: u16 = 1002;
     /// A frame was not valid UTF-8.
     pub const INVALID_UTF8: u16 = 1007;
     /// Rate limit exceeded (a flood).

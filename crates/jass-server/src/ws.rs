@@ -331,7 +331,7 @@ fn close_for(e: &axum::Error) -> Step {
     match inner.and_then(|s| s.downcast_ref::<tungstenite::Error>()) {
         Some(tungstenite::Error::Capacity(_)) => Step::Close(close::TOO_BIG, "frame too big"),
         Some(tungstenite::Error::Utf8(_)) => Step::Close(close::INVALID_UTF8, "invalid UTF-8"),
-        Some(tungstenite::Error::Protocol(_)) => Step::Close(1002, "protocol error"),
+        Some(tungstenite::Error::Protocol(_)) => Step::Close(close::PROTOCOL_ERROR, "protocol error"),
         _ => Step::Gone,
     }
 }
