@@ -10,7 +10,9 @@ bin=${BIN_DIR:-target/release}
 if [ -z "${BIN_DIR:-}" ]; then cargo build --release -p jass-server -p jass-bot --bin jass-server --bin jass-loadgen; fi
 ulimit -n "$(ulimit -Hn)"
 for run in $(seq 1 "$runs"); do
-  RUST_LOG=warn "$bin/jass-server" --addr "127.0.0.1:$port" >/dev/null 2>&1 &
+  db="$(mktemp -d)/jass.sqlite3"  # the embedded store is on, as in production
+  RUST_LOG=warn "$bin/jass-server" --addr "127.0.0.1:$port" --db "$db" \
+    --max-connections-per-ip 40000 --max-tables-per-ip 100000 >/dev/null 2>&1 &
   pid=$!
   trap 'kill $pid 2>/dev/null || true' EXIT
   sleep 1

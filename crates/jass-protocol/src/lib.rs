@@ -306,8 +306,11 @@ pub enum ErrorCode {
     NotEnoughPlayers,
     /// Rematch before the game is over.
     GameNotOver,
-    /// The server is at its limit of tables or connections.
+    /// The server is at its limit of tables or connections (or this address is at its own).
     Busy,
+    /// The WebSocket's `Origin` is neither the server's own nor an allowed one; a
+    /// browser page on another site must not play with a visitor's stored token.
+    BadOrigin,
     /// Names must be 1–24 characters.
     BadName,
     /// Engine: the game is over.

@@ -3,7 +3,8 @@
 //! and keeps the sockets open (answering pings) so the server's RSS can be read.
 //!
 //! ```text
-//! cargo run --release -p jass-server &            # note its pid
+//! cargo run --release -p jass-server -- --max-connections-per-ip 40000 \
+//!     --max-tables-per-ip 100000 &                  # note its pid (all sockets are from 127.0.0.1)
 //! grep VmRSS /proc/$PID/status                    # before
 //! cargo run --release -p jass-server --example memory -- 127.0.0.1:8080 500
 //! grep VmRSS /proc/$PID/status                    # after, while this holds the sockets

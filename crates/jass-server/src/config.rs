@@ -45,6 +45,17 @@ pub struct Config {
     pub max_tables: usize,
     /// Open WebSocket connections at once; more are refused with 503 `busy`.
     pub max_connections: usize,
+    /// Open WebSocket connections per client address; more are refused with 429
+    /// `busy`, so one host cannot take the whole `max_connections`.
+    pub max_connections_per_ip: usize,
+    /// Tables one client address may create per `table_window`; more answer 429
+    /// `busy`, so one host cannot fill `max_tables`.
+    pub max_tables_per_ip: u32,
+    /// The window of `max_tables_per_ip`.
+    pub table_window: Duration,
+    /// Origins (`https://jass.example`) besides the server's own whose pages may
+    /// open WebSockets; needed behind a proxy that rewrites `Host`.
+    pub allowed_origins: Vec<String>,
     /// Commands queued per table actor; senders wait when it is full, which keeps a
     /// flood on one table from growing memory.
     pub table_mailbox: usize,
@@ -76,6 +87,10 @@ impl Default for Config {
             max_write_buffer_bytes: 64 * 1024,
             max_tables: 10_000,
             max_connections: 40_000,
+            max_connections_per_ip: 64,
+            max_tables_per_ip: 30,
+            table_window: Duration::from_secs(10 * 60),
+            allowed_origins: Vec::new(),
             table_mailbox: 32,
             table_idle_timeout: Duration::from_secs(24 * 60 * 60),
             shutdown_grace: Duration::from_secs(10),

@@ -1,13 +1,15 @@
 //! The HTTP side: the table API of protocol.md section 1, the WebSocket upgrade,
 //! the health check and the static browser client.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::StatusCode;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
+use axum::http::header::{HOST, ORIGIN};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use jass_engine::Seat;
@@ -18,6 +20,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
 use crate::App;
+use crate::stats::bump;
 use crate::table::Refusal;
 use crate::table::actor::{Spawn, spawn, valid_name};
 
@@ -34,13 +37,18 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{table}", get(info))
         .route("/api/tables/{table}/seats", post(join))
         .route("/ws/{table}", get(socket))
+        .route("/api/stats", get(stats))
         .route("/healthz", get(|| async { "ok" }));
     if let Some(dir) = app.config.web_dir.clone() {
         router = router
             .route_service("/t/{table}", ServeFile::new(dir.join("index.html")))
             .fallback_service(ServeDir::new(dir));
     }
-    router.layer(DefaultBodyLimit::max(MAX_BODY_BYTES)).layer(TraceLayer::new_for_http()).with_state(app)
+    router
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(crate::headers::security_headers))
+        .layer(TraceLayer::new_for_http())
+        .with_state(app)
 }
 
 /// An API error answer: the status follows the code.
@@ -59,6 +67,7 @@ impl IntoResponse for ApiFailure {
             ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
             ErrorCode::SeatTaken | ErrorCode::TableFull | ErrorCode::AlreadyStarted => StatusCode::CONFLICT,
             ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::BadOrigin => StatusCode::FORBIDDEN,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
         };
@@ -72,6 +81,12 @@ fn unknown_table() -> ApiFailure {
 
 fn busy(what: &str) -> ApiFailure {
     ApiFailure(Refusal::new(ErrorCode::Busy, format!("the server is at its limit of {what}")))
+}
+
+/// 429 `busy`: this client address, not the server, is at a limit.
+fn too_many(what: &str) -> Response {
+    let message = format!("this address is at its limit of {what}");
+    (StatusCode::TOO_MANY_REQUESTS, axum::Json(ApiError { code: ErrorCode::Busy, message })).into_response()
 }
 
 /// Parses a JSON body ourselves so every malformed body gets the documented
@@ -95,7 +110,11 @@ fn new_table_id() -> String {
 }
 
 /// `POST /api/tables`.
-async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, ApiFailure> {
+async fn create(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
     let req: CreateTable = parse(&body)?;
     // Checked here too, so a bad name never leaves an empty table behind.
     if valid_name(&req.name).is_none() {
@@ -108,6 +127,10 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, Ap
     }
     if !app.registry.has_room() {
         return Err(busy("tables"));
+    }
+    if !app.per_ip.create_table(peer.ip()) {
+        bump(&app.stats.table_rate_refusals);
+        return Ok(too_many("new tables"));
     }
     let guard = app.guards.guard().ok_or_else(|| busy("tables"))?;
     let id: Arc<str> = new_table_id().into();
@@ -125,6 +148,7 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, Ap
         return Err(busy("tables"));
     }
     let joined = handle.join(req.name, Seat::new(0)).await?;
+    bump(&app.stats.tables_created);
     tracing::info!(table = %id, "table created");
     Ok((StatusCode::CREATED, axum::Json(joined)).into_response())
 }
@@ -150,7 +174,25 @@ async fn info(State(app): State<Arc<App>>, Path(table): Path<String>) -> Result<
 
 /// `GET /ws/{table}`: the upgrade. An unknown table is still upgraded, so the client
 /// learns why in the protocol's own terms (error `unknown_table`, close 4004).
-async fn socket(State(app): State<Arc<App>>, Path(table): Path<String>, ws: WebSocketUpgrade) -> Response {
+async fn socket(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(table): Path<String>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let origin = headers.get(ORIGIN).map(|v| v.to_str().unwrap_or("\u{fffd}"));
+    let host = headers.get(HOST).and_then(|v| v.to_str().ok());
+    if !crate::origin::allowed(origin, host, &app.config.allowed_origins) {
+        bump(&app.stats.origin_refusals);
+        tracing::info!(origin = ?origin, "WebSocket refused for its origin");
+        return ApiFailure(Refusal::new(ErrorCode::BadOrigin, "this page's origin may not connect"))
+            .into_response();
+    }
+    let Some(slot) = app.per_ip.connect(peer.ip()) else {
+        bump(&app.stats.per_ip_refusals);
+        return too_many("connections");
+    };
     let Ok(permit) = Arc::clone(&app.connections).try_acquire_owned() else {
         return busy("connections").into_response();
     };
@@ -165,8 +207,16 @@ async fn socket(State(app): State<Arc<App>>, Path(table): Path<String>, ws: WebS
         .write_buffer_size(c.write_buffer_bytes)
         .max_write_buffer_size(c.max_write_buffer_bytes.max(c.write_buffer_bytes + c.max_message_bytes + 64))
         .on_upgrade(move |socket| async move {
-            crate::ws::serve(socket, app, table, handle).await;
+            bump(&app.stats.sockets_open);
+            crate::ws::serve(socket, Arc::clone(&app), table, handle).await;
+            crate::stats::drop_one(&app.stats.sockets_open);
+            drop(slot);
             drop(permit);
             drop(guard);
         })
+}
+
+/// `GET /api/stats`: the server's counters (protocol.md section 1).
+async fn stats(State(app): State<Arc<App>>) -> Response {
+    axum::Json(app.stats.snapshot(app.registry.len())).into_response()
 }

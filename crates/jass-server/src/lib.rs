@@ -11,6 +11,9 @@
 //! - [`store`]: [`Store`], where every change goes before anyone is told.
 //! - `shutdown`: stop signal and task tracking (axum does not track upgraded sockets).
 //! - `ratelimit`: the per-connection token bucket.
+//! - `per_ip`, `origin`, `headers`: per-address limits, the WebSocket `Origin` check,
+//!   security headers.
+//! - `stats`: the counters behind `GET /api/stats`.
 //!
 //! # Example
 //! ```no_run
@@ -25,10 +28,14 @@
 )]
 
 pub mod config;
+mod headers;
 mod http;
+mod origin;
+mod per_ip;
 mod ratelimit;
 mod registry;
 mod shutdown;
+mod stats;
 pub mod store;
 mod table;
 mod ws;
@@ -63,6 +70,10 @@ pub(crate) struct App {
     pub(crate) connections: Arc<Semaphore>,
     /// Source of connection ids.
     next_conn: AtomicU64,
+    /// Open sockets and table creations per client address.
+    pub(crate) per_ip: Arc<per_ip::PerIp>,
+    /// Counters for `GET /api/stats`.
+    pub(crate) stats: stats::Stats,
 }
 
 impl App {
@@ -97,6 +108,11 @@ pub async fn run_with_store(
 ) -> io::Result<()> {
     let coordinator = Coordinator::new();
     let grace = config.shutdown_grace;
+    let per_ip = Arc::new(per_ip::PerIp::new(
+        config.max_connections_per_ip,
+        config.max_tables_per_ip,
+        config.table_window,
+    ));
     let app = Arc::new(App {
         registry: Arc::new(Registry::new(config.max_tables)),
         connections: Arc::new(Semaphore::new(config.max_connections)),
@@ -105,6 +121,8 @@ pub async fn run_with_store(
         shutdown: coordinator.shutdown(),
         guards: coordinator.guards(),
         next_conn: AtomicU64::new(1),
+        per_ip,
+        stats: stats::Stats::new(),
     });
     let router = http::router(Arc::clone(&app));
     let mut stopping = coordinator.shutdown();
@@ -115,7 +133,9 @@ pub async fn run_with_store(
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
     });
-    let serve = axum::serve(listener, router)
+    // The peer address feeds the per-address limits (`ConnectInfo` in handlers).
+    let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let serve = axum::serve(listener, service)
         .with_graceful_shutdown(async move { stopping.wait().await })
         .into_future();
     tokio::pin!(serve);

@@ -30,6 +30,18 @@ struct Args {
     /// Most open WebSockets at once (more answer `busy`).
     #[arg(long, env = "JASS_MAX_CONNECTIONS")]
     max_connections: Option<usize>,
+    /// Most open WebSockets per client address (more answer 429 `busy`); raise it
+    /// when many clients share an address (a load bench on loopback, a NAT).
+    #[arg(long, env = "JASS_MAX_CONNECTIONS_PER_IP")]
+    max_connections_per_ip: Option<usize>,
+    /// Most tables one client address may create per 10 minutes (more answer 429 `busy`).
+    #[arg(long, env = "JASS_MAX_TABLES_PER_IP")]
+    max_tables_per_ip: Option<u32>,
+    /// An origin besides the server's own whose pages may open WebSockets, e.g.
+    /// `https://jass.example` behind a proxy that rewrites `Host` (repeatable; the
+    /// environment variable takes a comma-separated list).
+    #[arg(long = "allowed-origin", env = "JASS_ALLOWED_ORIGINS", value_delimiter = ',')]
+    allowed_origins: Vec<String>,
     /// Messages a connection may send in a burst (protocol.md says 20; raise it only
     /// for trusted bots).
     #[arg(long, env = "JASS_RATE_BURST")]
@@ -46,6 +58,9 @@ impl Args {
         Config {
             max_tables: self.max_tables.unwrap_or(d.max_tables),
             max_connections: self.max_connections.unwrap_or(d.max_connections),
+            max_connections_per_ip: self.max_connections_per_ip.unwrap_or(d.max_connections_per_ip),
+            max_tables_per_ip: self.max_tables_per_ip.unwrap_or(d.max_tables_per_ip),
+            allowed_origins: self.allowed_origins.clone(),
             rate_burst: self.rate_burst.unwrap_or(d.rate_burst),
             rate_per_second: self.rate_per_second.unwrap_or(d.rate_per_second),
             web_dir: Some(web_dir),

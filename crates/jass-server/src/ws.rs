@@ -19,6 +19,7 @@ use tracing::{Instrument, debug, field, info, info_span};
 use crate::App;
 use crate::ratelimit::{RateLimit, Verdict};
 use crate::shutdown::Shutdown;
+use crate::stats::{bump, drop_one};
 use crate::table::{Attached, ConnId, Kick, Refusal, TableHandle};
 
 /// What the server's `welcome` names as itself.
@@ -96,7 +97,13 @@ impl Conn {
             tracing::Span::current().record("seat", field::display(seat));
         }
         info!(spectator = attached.seat.is_none(), "attached");
+        let stats = &self.app.stats;
+        let gauge = if attached.seat.is_some() { &stats.seats_connected } else { &stats.spectators };
+        bump(gauge);
+        let seated = attached.seat.is_some();
         let end = self.attached(&table, attached, &mut shutdown).await;
+        let stats = &self.app.stats;
+        drop_one(if seated { &stats.seats_connected } else { &stats.spectators });
         table.detach(self.id).await;
         if let Some((code, reason)) = end {
             self.close(code, reason).await;
@@ -213,7 +220,10 @@ impl Conn {
                     self.send_state(views).await?;
                 }
                 match result {
-                    Ok(()) => self.send_msg(&ServerMsg::Ack { id }).await,
+                    Ok(()) => {
+                        bump(&self.app.stats.actions_accepted);
+                        self.send_msg(&ServerMsg::Ack { id }).await
+                    }
                     Err(r) => self.refusal(id, r).await,
                 }
             }
@@ -242,13 +252,19 @@ impl Conn {
                     Err(()) => Step::Gone,
                 };
             }
-            Verdict::Flood => return Step::Close(close::RATE_LIMITED, "rate limit exceeded"),
+            Verdict::Flood => {
+                bump(&self.app.stats.rate_limited_closes);
+                return Step::Close(close::RATE_LIMITED, "rate limit exceeded");
+            }
         }
         let Some(text) = text else {
             return self.malformed(None, "binary frames are not part of the protocol".to_owned()).await;
         };
         match serde_json::from_str::<ClientMsg>(&text) {
-            Ok(msg) => Step::Msg(msg),
+            Ok(msg) => {
+                self.app.stats.message_in(&msg);
+                Step::Msg(msg)
+            }
             Err(e) => {
                 let id = serde_json::from_str::<serde_json::Value>(&text)
                     .ok()
@@ -261,6 +277,7 @@ impl Conn {
     /// Counts a strike and answers `bad_message`, or closes with 4009.
     async fn malformed(&mut self, id: Option<u64>, why: String) -> Step {
         self.strikes += 1;
+        bump(&self.app.stats.malformed);
         debug!(strikes = self.strikes, %why, "malformed message");
         if self.error(id, ErrorCode::BadMessage, why).await.is_err() {
             return Step::Gone;
@@ -275,7 +292,17 @@ impl Conn {
     async fn send(&mut self, msg: Message) -> Result<(), ()> {
         match timeout(self.app.config.send_timeout, self.socket.send(msg)).await {
             Ok(Ok(())) => Ok(()),
-            _ => Err(()),
+            Ok(Err(e)) => {
+                if is_write_buffer_full(&e) {
+                    bump(&self.app.stats.slow_send_closes);
+                }
+                Err(())
+            }
+            Err(_) => {
+                debug!("peer is not reading, dropping it");
+                bump(&self.app.stats.slow_send_closes);
+                Err(())
+            }
         }
     }
 
@@ -300,6 +327,7 @@ impl Conn {
         code: ErrorCode,
         message: impl Into<String>,
     ) -> Result<(), ()> {
+        self.app.stats.rejected(code);
         self.send_msg(&ServerMsg::Error { id, code, message: message.into() }).await
     }
 
@@ -334,6 +362,15 @@ fn close_for(e: &axum::Error) -> Step {
         Some(tungstenite::Error::Protocol(_)) => Step::Close(close::PROTOCOL_ERROR, "protocol error"),
         _ => Step::Gone,
     }
+}
+
+/// Whether a send failed because the peer let the write buffer fill up.
+fn is_write_buffer_full(e: &axum::Error) -> bool {
+    let inner = std::error::Error::source(e);
+    matches!(
+        inner.and_then(|s| s.downcast_ref::<tungstenite::Error>()),
+        Some(tungstenite::Error::WriteBufferFull(_))
+    )
 }
 
 /// Resolves with the table's kick, or never (spectators, or the table went away).

@@ -1,0 +1,183 @@
+//! Counters for `GET /api/stats`: what an operator needs to see that the limits and
+//! refusals work as intended in production, kept as atomics so the hot paths (every
+//! frame) pay one relaxed add and no lock.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use jass_protocol::{ClientMsg, ErrorCode};
+use serde::Serialize;
+
+/// The client message types, in the order of [`Stats::messages_in`].
+const MSG_TYPES: [&str; 12] = [
+    "hello",
+    "schiebe",
+    "choose",
+    "play",
+    "stoeck",
+    "bedanke",
+    "start",
+    "swap_seats",
+    "free_seat",
+    "set_options",
+    "rematch",
+    "ping",
+];
+
+/// The slot of a message's type in [`MSG_TYPES`].
+const fn msg_slot(msg: &ClientMsg) -> usize {
+    match msg {
+        ClientMsg::Hello { .. } => 0,
+        ClientMsg::Schiebe { .. } => 1,
+        ClientMsg::Choose { .. } => 2,
+        ClientMsg::Play { .. } => 3,
+        ClientMsg::Stoeck { .. } => 4,
+        ClientMsg::Bedanke { .. } => 5,
+        ClientMsg::Start { .. } => 6,
+        ClientMsg::SwapSeats { .. } => 7,
+        ClientMsg::FreeSeat { .. } => 8,
+        ClientMsg::SetOptions { .. } => 9,
+        ClientMsg::Rematch { .. } => 10,
+        ClientMsg::Ping { .. } => 11,
+    }
+}
+
+/// Server-wide counters; gauges go up and down, the rest only up.
+#[derive(Debug)]
+pub(crate) struct Stats {
+    /// When the server started, for `uptime_seconds`.
+    started: Instant,
+    /// Gauge: upgraded WebSockets not yet finished.
+    pub(crate) sockets_open: AtomicU64,
+    /// Gauge: sockets attached to a seat.
+    pub(crate) seats_connected: AtomicU64,
+    /// Gauge: sockets attached as spectators.
+    pub(crate) spectators: AtomicU64,
+    /// Tables created over HTTP.
+    pub(crate) tables_created: AtomicU64,
+    /// Well-formed messages received, by type (slots of [`MSG_TYPES`]).
+    messages_in: [AtomicU64; MSG_TYPES.len()],
+    /// Requests the table accepted (answered `ack`).
+    pub(crate) actions_accepted: AtomicU64,
+    /// `error` frames sent, by code. A refusal is rare next to a frame, so a short
+    /// std mutex costs less than keeping one atomic per code in step with the enum.
+    rejected: Mutex<HashMap<ErrorCode, u64>>,
+    /// Frames that were not a valid client message (`bad_message`).
+    pub(crate) malformed: AtomicU64,
+    /// Connections closed with 1008 for flooding.
+    pub(crate) rate_limited_closes: AtomicU64,
+    /// Connections dropped because a frame could not go out in time (or the write
+    /// buffer was full): peers that stopped reading.
+    pub(crate) slow_send_closes: AtomicU64,
+    /// Upgrades refused because the address had too many sockets open.
+    pub(crate) per_ip_refusals: AtomicU64,
+    /// Table creations refused because the address created too many lately.
+    pub(crate) table_rate_refusals: AtomicU64,
+    /// Upgrades refused for their `Origin`.
+    pub(crate) origin_refusals: AtomicU64,
+}
+
+/// Adds one to a counter.
+pub(crate) fn bump(counter: &AtomicU64) {
+    counter.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Takes one off a gauge (never below zero, so a bug cannot wrap it to 2^64).
+pub(crate) fn drop_one(gauge: &AtomicU64) {
+    let _ = gauge.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+}
+
+fn get(counter: &AtomicU64) -> u64 {
+    counter.load(Ordering::Relaxed)
+}
+
+impl Stats {
+    /// All zero, uptime from now.
+    pub(crate) fn new() -> Self {
+        Self {
+            started: Instant::now(),
+            sockets_open: AtomicU64::new(0),
+            seats_connected: AtomicU64::new(0),
+            spectators: AtomicU64::new(0),
+            tables_created: AtomicU64::new(0),
+            messages_in: std::array::from_fn(|_| AtomicU64::new(0)),
+            actions_accepted: AtomicU64::new(0),
+            rejected: Mutex::new(HashMap::new()),
+            malformed: AtomicU64::new(0),
+            rate_limited_closes: AtomicU64::new(0),
+            slow_send_closes: AtomicU64::new(0),
+            per_ip_refusals: AtomicU64::new(0),
+            table_rate_refusals: AtomicU64::new(0),
+            origin_refusals: AtomicU64::new(0),
+        }
+    }
+
+    /// Counts a well-formed incoming message.
+    pub(crate) fn message_in(&self, msg: &ClientMsg) {
+        if let Some(c) = self.messages_in.get(msg_slot(msg)) {
+            bump(c);
+        }
+    }
+
+    /// Counts an `error` frame sent.
+    pub(crate) fn rejected(&self, code: ErrorCode) {
+        let mut map = self.rejected.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *map.entry(code).or_insert(0) += 1;
+    }
+
+    /// The JSON answer of `GET /api/stats`; `tables` comes from the registry.
+    pub(crate) fn snapshot(&self, tables: usize) -> Snapshot {
+        let messages_in = MSG_TYPES
+            .iter()
+            .zip(&self.messages_in)
+            .map(|(name, c)| ((*name).to_owned(), get(c)))
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        let rejected = self
+            .rejected
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .map(|(code, n)| (code.as_str(), *n))
+            .collect();
+        Snapshot {
+            uptime_seconds: self.started.elapsed().as_secs(),
+            tables,
+            sockets_open: get(&self.sockets_open),
+            seats_connected: get(&self.seats_connected),
+            spectators: get(&self.spectators),
+            tables_created: get(&self.tables_created),
+            messages_in,
+            actions_accepted: get(&self.actions_accepted),
+            rejected,
+            malformed: get(&self.malformed),
+            rate_limited_closes: get(&self.rate_limited_closes),
+            slow_send_closes: get(&self.slow_send_closes),
+            per_ip_refusals: get(&self.per_ip_refusals),
+            table_rate_refusals: get(&self.table_rate_refusals),
+            origin_refusals: get(&self.origin_refusals),
+        }
+    }
+}
+
+/// The body of `GET /api/stats` (protocol.md section 1 lists the fields).
+#[derive(Debug, Serialize)]
+pub(crate) struct Snapshot {
+    uptime_seconds: u64,
+    tables: usize,
+    sockets_open: u64,
+    seats_connected: u64,
+    spectators: u64,
+    tables_created: u64,
+    messages_in: BTreeMap<String, u64>,
+    actions_accepted: u64,
+    rejected: BTreeMap<String, u64>,
+    malformed: u64,
+    rate_limited_closes: u64,
+    slow_send_closes: u64,
+    per_ip_refusals: u64,
+    table_rate_refusals: u64,
+    origin_refusals: u64,
+}
