@@ -170,12 +170,14 @@ impl Card {
     }
 
     /// The card's suit.
+    #[inline]
     #[must_use]
     pub const fn suit(self) -> Suit {
-        Suit::ALL[(self.0 / 9) as usize]
+        Suit::from_index((self.0 / 9) as usize)
     }
 
     /// The card's rank.
+    #[inline]
     #[must_use]
     pub const fn rank(self) -> Rank {
         Rank::ALL[(self.0 % 9) as usize]

@@ -126,7 +126,7 @@ const fn rank_points(contract: Contract, rank: Rank, is_trump: bool, old_undenuf
     }
 }
 
-const fn build(contract: Contract, old_undenufe: bool) -> Tables {
+pub(crate) const fn build(contract: Contract, old_undenufe: bool) -> Tables {
     let mut points = [0u8; 36];
     let mut order = [0u8; 36];
     let trump = contract.trump();
@@ -188,11 +188,48 @@ pub fn set_points(cards: CardSet, contract: Contract, old_undenufe: bool) -> u32
     cards.iter().map(|c| u32::from(t.points[c.index()])).sum()
 }
 
+/// For each 9-bit pattern of trump ranks (bit r = rank r in the natural order), the
+/// pattern of the ranks below its highest card in the trump order (0 for no trump):
+/// the undertrumps of R5.4 in one lookup.
+static UNDERTRUMPS: [u16; 512] = {
+    let mut out = [0u16; 512];
+    let mut p = 1;
+    while p < 512 {
+        let mut best = 0; // trump-order position of the highest trump in `p`
+        let mut r = 0;
+        while r < 9 {
+            if p & (1 << r) != 0 && TRUMP_ORDER[r] > best {
+                best = TRUMP_ORDER[r];
+            }
+            r += 1;
+        }
+        let mut below = 0u16;
+        let mut r = 0;
+        while r < 9 {
+            if TRUMP_ORDER[r] < best {
+                below |= 1 << r;
+            }
+            r += 1;
+        }
+        out[p] = below;
+        p += 1;
+    }
+    out
+};
+
+/// The trumps of suit `t` ranked below the highest trump among `trumps` (R5.4); empty
+/// if `trumps` holds no card of suit `t`.
+#[inline]
+#[must_use]
+pub(crate) fn undertrumps(trumps: CardSet, t: Suit) -> CardSet {
+    let below = UNDERTRUMPS[trumps.suit_bits(t) as usize & 511];
+    CardSet::from_bits(u64::from(below) << (9 * t.index()))
+}
+
 /// The trumps of suit `t` ranked below `card` in the trump order.
 #[must_use]
 pub fn trumps_below(card: Card, t: Suit) -> CardSet {
-    let o = TRUMP_ORDER[card.rank().index()];
-    Rank::ALL.iter().filter(|r| TRUMP_ORDER[r.index()] < o).map(|&r| Card::new(t, r)).collect()
+    undertrumps(CardSet::single(Card::new(t, card.rank())), t)
 }
 
 #[cfg(test)]
@@ -217,6 +254,23 @@ mod tests {
         assert_eq!(card_points(a, Contract::Undenufe, true), 11);
         assert_eq!(card_points(six, Contract::Undenufe, true), 0);
         assert_eq!(card_points(a, Contract::Obenabe, true), 11);
+    }
+
+    /// R5.4: the undertrump table gives, for every set of trumps in a trick, exactly the
+    /// trumps ranked below its highest one.
+    #[test]
+    fn r5_undertrumps_table() {
+        for t in Suit::ALL {
+            let k = Contract::trump_of(t);
+            let order = &tables(k, false).order;
+            for p in 0..512u64 {
+                let down = CardSet::from_bits(p << (9 * t.index()));
+                let best = down.iter().map(|c| order[c.index()]).max();
+                let expect: CardSet =
+                    CardSet::suit(t).iter().filter(|c| best.is_some_and(|b| order[c.index()] < b)).collect();
+                assert_eq!(undertrumps(down | CardSet::suit(Suit::from_index(t.index() + 1)), t), expect);
+            }
+        }
     }
 
     /// R4: trump order J 9 A K Q T 8 7 6.

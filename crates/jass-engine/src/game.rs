@@ -162,6 +162,8 @@ pub(crate) struct Round {
     /// Index (in `played`) of the holder's second Stöck card, once played.
     pub(crate) stoeck_second_at: Option<u8>,
     credits: Vec<Credit>,
+    /// Sum of `credits` per team.
+    credited: [u32; 2],
 }
 
 impl Round {
@@ -199,11 +201,12 @@ impl Round {
             stoeck_announced: false,
             stoeck_second_at: None,
             credits: Vec::new(),
+            credited: [0; 2],
         }
     }
 
-    fn team_credits(&self, team: Team) -> u32 {
-        self.credits.iter().filter(|c| c.team == team).map(|c| c.points).sum()
+    const fn team_credits(&self, team: Team) -> u32 {
+        self.credited[team.index()]
     }
 }
 
@@ -470,6 +473,9 @@ impl Game {
         if total >= target {
             return None; // reached before this game's credits were tracked: impossible
         }
+        if total + self.round.team_credits(team) < target {
+            return None;
+        }
         let mut mine: Vec<&Credit> = self.round.credits.iter().filter(|c| c.team == team).collect();
         mine.sort_by_key(|c| c.pos);
         for c in mine {
@@ -502,6 +508,7 @@ impl Game {
         let pos = CountPos { round: self.round.number, trick, slot: self.slot(kind) };
         let points = raw * self.multiplier();
         self.round.credits.push(Credit { team, points, pos });
+        self.round.credited[team.index()] += points;
     }
 
     fn stoeck_check(&self, seat: Seat) -> Result<(), RuleError> {
@@ -593,6 +600,23 @@ impl Game {
                 Ok(Checked::Play { weis })
             }
         }
+    }
+
+    /// Checks `action` for `seat` exactly as [`apply`](Self::apply) would, without
+    /// changing anything: a server can make an action durable first and then apply it
+    /// knowing it will succeed.
+    ///
+    /// # Errors
+    /// Why the action would be refused.
+    pub fn validate(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+        self.check(seat, action).map(|_| ())
+    }
+
+    /// Whether the next card played completes the round, so applying it needs a seed
+    /// for the following round (unless the game ends with it).
+    #[must_use]
+    pub fn next_card_ends_round(&self) -> bool {
+        self.phase() == Phase::Playing && self.round.played == 35
     }
 
     /// Applies `action` for `seat` (the one way in). `next_seed` is called once if the

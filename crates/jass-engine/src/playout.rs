@@ -1,17 +1,17 @@
 //! A fast path for bots and search: deal and play a whole round of random legal cards
 //! on plain integers, with no events, checks or allocation.
 //!
-//! It shares [`legal_cards`](crate::legal_cards)' rule through [`Trick`] and the
-//! contract tables, so it cannot drift from the checked path; the tests compare both.
+//! It uses the very functions behind [`legal_cards`](crate::legal_cards) and
+//! [`Trick::winner`](crate::Trick::winner) and the contract tables, so it cannot drift
+//! from the checked path; the tests compare both.
 
 use rand::Rng;
 
-use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
 use crate::game::{LAST_TRICK_BONUS, MATCH_BONUS};
 use crate::seat::Seat;
-use crate::trick::{Trick, legal_cards};
+use crate::trick::{legal_given, trick_key};
 
 /// The outcome of one random round.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -33,17 +33,16 @@ fn below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
 /// Deals four random hands of nine.
 pub fn random_hands<R: Rng + ?Sized>(rng: &mut R) -> [CardSet; 4] {
     let mut deck: [u8; 36] = std::array::from_fn(|i| i as u8);
+    let mut hands = [0u64; 4];
+    // Fisher–Yates from the top; position i is final once swapped, so deal it at once:
+    // positions 0–8 to hand 0, 9–17 to hand 1, and so on.
     for i in (1..36).rev() {
         let j = below(rng, i as u32 + 1) as usize;
         deck.swap(i, j);
+        hands[i / 9] |= 1 << deck[i];
     }
-    let mut hands = [CardSet::EMPTY; 4];
-    for (p, &c) in deck.iter().enumerate() {
-        if let Some(card) = Card::from_index(c) {
-            hands[p / 9] = hands[p / 9].with(card);
-        }
-    }
-    hands
+    hands[0] |= 1 << deck[0];
+    hands.map(CardSet::from_bits)
 }
 
 /// Plays `hands` out under `contract` from `leader`, each seat picking a uniformly
@@ -60,18 +59,25 @@ pub fn play_random<R: Rng + ?Sized>(
     let mut tricks = [0u8; 2];
     let mut lead = leader;
     for n in 0..9 {
-        let mut trick = Trick::new(lead);
+        // The trick as plain values: the suit led, the cards down, the best card so far.
+        let mut led = None;
+        let mut down = CardSet::EMPTY;
+        let (mut winner, mut best) = (lead, 0);
         let mut p = 0u32;
         for k in 0..4 {
             let seat = lead.plus(k);
             let hand = hands[seat.index()];
-            let legal = legal_cards(hand, &trick, contract);
-            let Some(card) = legal.nth(below(rng, legal.len())) else { break };
+            let legal = legal_given(hand, led, down, contract);
+            // legal.nth(below(rng, legal.len())), counting the cards only once.
+            let lens = legal.suit_lens();
+            let Some(card) = legal.nth_counted(lens, below(rng, lens.iter().sum())) else { break };
             hands[seat.index()] = hand.without(card);
             p += u32::from(pts[card.index()]);
-            trick.push(card);
+            down = down.with(card);
+            let key = trick_key(card, *led.get_or_insert(card.suit()), contract);
+            winner = if key > best { seat } else { winner };
+            best = best.max(key);
         }
-        let winner = trick.winner(contract).unwrap_or(lead);
         let team = winner.team().index();
         if n == 8 {
             p += LAST_TRICK_BONUS;

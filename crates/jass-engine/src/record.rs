@@ -52,7 +52,8 @@ pub struct SeatAction {
 
 impl RoundRecord {
     pub(crate) fn new(r: &Round) -> Self {
-        Self { dealer: r.dealer, seed: r.seed, hands: r.dealt, actions: Vec::new() }
+        // A round has at most 37 actions, plus the odd Stöck or bedanke.
+        Self { dealer: r.dealer, seed: r.seed, hands: r.dealt, actions: Vec::with_capacity(40) }
     }
 }
 

@@ -4,16 +4,22 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
-use crate::contract::{Contract, tables, trumps_below};
+use crate::contract::{Contract, tables, undertrumps};
 use crate::seat::Seat;
 
 /// The cards of one trick in playing order, from its leader.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub struct Trick {
     leader: Seat,
-    cards: [Option<Card>; 4],
+    /// The cards in playing order; the slots from `len` on hold [`UNUSED`].
+    cards: [Card; 4],
     len: u8,
+    /// The cards played, as a set (kept with `cards` so the rules are mask operations).
+    set: CardSet,
 }
+
+/// Fills the free slots of a trick, so equal tricks compare equal.
+const UNUSED: Card = Card::new(Suit::Hearts, Rank::Six);
 
 /// One card of a trick with the seat that played it, the form views carry.
 #[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
@@ -28,7 +34,7 @@ impl Trick {
     /// An empty trick led by `leader`.
     #[must_use]
     pub const fn new(leader: Seat) -> Self {
-        Self { leader, cards: [None; 4], len: 0 }
+        Self { leader, cards: [UNUSED; 4], len: 0, set: CardSet::EMPTY }
     }
 
     /// A trick from its leader and the cards played so far (at most four).
@@ -72,33 +78,45 @@ impl Trick {
     }
 
     /// Adds the next card; a fifth card is ignored (callers check `is_complete`).
+    #[inline]
     pub fn push(&mut self, c: Card) {
         if let Some(slot) = self.cards.get_mut(self.len as usize) {
-            *slot = Some(c);
+            *slot = c;
             self.len += 1;
+            self.set = self.set.with(c);
         }
     }
 
     /// The cards played, in order.
-    pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
-        self.cards.iter().take(self.len as usize).flatten().copied()
+    #[inline]
+    pub fn cards(&self) -> impl ExactSizeIterator<Item = Card> + '_ {
+        self.down().iter().copied()
     }
 
     /// The cards with their seats, in order.
-    pub fn played(&self) -> impl Iterator<Item = PlayedCard> + '_ {
+    #[inline]
+    pub fn played(&self) -> impl ExactSizeIterator<Item = PlayedCard> + '_ {
         self.cards().enumerate().map(|(i, card)| PlayedCard { seat: self.leader.plus(i), card })
     }
 
+    /// The cards played, in order, as a slice.
+    #[inline]
+    fn down(&self) -> &[Card] {
+        self.cards.get(..usize::from(self.len)).unwrap_or_default()
+    }
+
     /// The cards as a set.
+    #[inline]
     #[must_use]
-    pub fn set(&self) -> CardSet {
-        self.cards().collect()
+    pub const fn set(&self) -> CardSet {
+        self.set
     }
 
     /// The suit led, if a card is down.
+    #[inline]
     #[must_use]
     pub fn led_suit(&self) -> Option<Suit> {
-        self.cards[0].map(Card::suit)
+        self.down().first().map(|c| c.suit())
     }
 
     /// The highest trump in the trick, if any (R5.4).
@@ -109,25 +127,54 @@ impl Trick {
     }
 
     /// The seat whose card currently wins the trick (R5, last bullet), if any card is down.
+    #[inline]
     #[must_use]
     pub fn winner(&self, contract: Contract) -> Option<Seat> {
         let led = self.led_suit()?;
-        let order = &tables(contract, false).order;
-        let trump = contract.trump();
-        let key = |c: Card| {
-            let o = u16::from(order[c.index()]);
-            if Some(c.suit()) == trump {
-                32 + o
-            } else if c.suit() == led {
-                16 + o
-            } else {
-                0
+        let (mut best, mut best_key) = (0, 0);
+        for (i, &c) in self.down().iter().enumerate() {
+            let key = trick_key(c, led, contract);
+            if key > best_key {
+                (best, best_key) = (i, key);
             }
-        };
-        let (i, _) = self.cards().enumerate().max_by_key(|&(_, c)| key(c))?;
-        Some(self.leader.plus(i))
+        }
+        Some(self.leader.plus(best))
     }
 }
+
+/// How `card` ranks in a trick led with `led` (R5, last bullet): any trump above any
+/// card of the suit led, each by the contract's order; other cards score 0 and never
+/// win. Cards that can win have distinct keys, so the trick's maximum is unique.
+#[inline]
+pub(crate) fn trick_key(card: Card, led: Suit, contract: Contract) -> u8 {
+    TRICK_KEYS[contract.index()][led.index()][card.index()]
+}
+
+/// [`trick_key`] for every contract, suit led and card.
+static TRICK_KEYS: [[[u8; 36]; 4]; 6] = {
+    let mut keys = [[[0u8; 36]; 4]; 6];
+    let mut k = 0;
+    while k < 6 {
+        let contract = Contract::ALL[k];
+        let order = crate::contract::build(contract, false).order;
+        let mut led = 0;
+        while led < 4 {
+            let mut c = 0;
+            while c < 36 {
+                let suit = c / 9;
+                keys[k][led][c] = match contract.trump() {
+                    Some(t) if t as usize == suit => 32 + order[c],
+                    _ if suit == led => 16 + order[c],
+                    _ => 0,
+                };
+                c += 1;
+            }
+            led += 1;
+        }
+        k += 1;
+    }
+    keys
+};
 
 /// The cards of `hand` that may be played to `trick` under `contract` (R5).
 ///
@@ -141,9 +188,17 @@ impl Trick {
 /// let hand: CardSet = "HK S8 S7 DQ".parse().unwrap();
 /// assert_eq!(legal_cards(hand, &trick, Contract::Spades), "HK".parse().unwrap());
 /// ```
+#[inline]
 #[must_use]
 pub fn legal_cards(hand: CardSet, trick: &Trick, contract: Contract) -> CardSet {
-    let Some(led) = trick.led_suit() else { return hand }; // the first card is free
+    legal_given(hand, trick.led_suit(), trick.set(), contract)
+}
+
+/// [`legal_cards`] from the suit led and the set of cards already in the trick: the
+/// rule itself, shared with the allocation-free playouts.
+#[inline]
+pub(crate) fn legal_given(hand: CardSet, led: Option<Suit>, down: CardSet, contract: Contract) -> CardSet {
+    let Some(led) = led else { return hand }; // the first card is free
     let follow = hand & CardSet::suit(led);
     match contract.trump() {
         // R5.1: no trump: follow suit if you can.
@@ -162,14 +217,14 @@ pub fn legal_cards(hand: CardSet, trick: &Trick, contract: Contract) -> CardSet 
         // R5.3: another suit led: follow or trump; anything if you cannot follow.
         Some(t) => {
             let trumps = hand & CardSet::suit(t);
-            let mut ok = if follow.is_empty() { hand } else { follow | trumps };
+            let ok = if follow.is_empty() { hand } else { follow | trumps };
             // R5.4: no undertrumping, unless the hand holds nothing but trumps.
-            let only_trumps = (hand & !CardSet::suit(t)).is_empty();
-            if let (Some(best), false) = (trick.highest_trump(t), only_trumps) {
-                // Cannot empty `ok`: a non-trump card of the hand is always left in it.
-                ok = ok & !(trumps & trumps_below(best, t));
+            if trumps == hand {
+                return ok;
             }
-            ok
+            // The trumps below the highest trump in the trick (none if it holds no trump).
+            // Cannot empty `ok`: a non-trump card of the hand is always left in it.
+            ok & !undertrumps(down, t)
         }
     }
 }

@@ -142,9 +142,10 @@ impl Game {
         };
         let revealed_team = r.weis_result.and_then(|(t, _)| t);
         let small = self.options.small_weis;
+        let nobody_declared = r.declared.iter().all(Vec::is_empty);
         let weis = Seat::ALL
             .into_iter()
-            .filter(|s| !r.declared[s.index()].is_empty())
+            .filter(|s| !nobody_declared && !r.declared[s.index()].is_empty())
             .map(|s| {
                 let declared = &r.declared[s.index()];
                 let visible = me == Some(s) || revealed_team == Some(s.team());

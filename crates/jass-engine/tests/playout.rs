@@ -1,0 +1,57 @@
+//! The allocation-free playouts (`play_random`, `random_round`) agree with the checked
+//! path (`Game::apply`): same legal cards, same trick winners, same points (R4, R5, R8).
+
+mod common;
+
+use common::*;
+use jass_engine::{Action, Contract, Options, Seat, play_random, random_hands, random_round};
+use rand::Rng;
+
+/// `play_random`'s pick: the `below(len)`-th legal card (multiply-shift on `next_u32`).
+fn below(rng: &mut impl Rng, n: u32) -> u32 {
+    ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32
+}
+
+/// Replays a random playout through `Game::apply`, drawing the same numbers, and
+/// compares the card points (with the last trick and the match bonus, before the
+/// multiplier).
+#[test]
+fn play_random_agrees_with_apply() {
+    let mut matches = 0;
+    for n in 0..3000u64 {
+        let mut r = rng(n);
+        let hands = random_hands(&mut r);
+        let contract = Contract::ALL[(n % 6) as usize];
+        let leader = Seat::ALL[(n / 6 % 4) as usize];
+        let old_undenufe = n % 7 == 0;
+        let mut fast_rng = r.clone();
+        let fast = play_random(&mut fast_rng, hands, contract, leader, old_undenufe);
+
+        let options = Options { old_undenufe, ..Options::default() };
+        let mut g = game_with(options, leader.plus(3).index() as u8, leader.index() as u8, hands, [0, 0]);
+        act(&mut g, leader, Action::Choose { contract });
+        let mut summary = None;
+        while summary.is_none() {
+            let s = g.to_act().unwrap();
+            let legal = g.legal_cards(s);
+            let c = legal.nth(below(&mut r, legal.len())).unwrap();
+            summary = summaries(&act(&mut g, s, Action::play(c))).pop();
+        }
+        let s = summary.unwrap();
+        let checked = [0, 1].map(|t| s.card_points[t] + s.match_bonus[t]);
+        assert_eq!(fast, checked, "playout {n}: {contract} from seat {leader}");
+        assert_eq!(fast_rng.next_u32(), r.next_u32(), "same numbers drawn");
+        matches += usize::from(s.match_bonus != [0, 0]);
+    }
+    assert!(matches > 0, "some playout should be a match");
+}
+
+/// `random_round` deals nine cards each and scores 157 (257 with a match).
+#[test]
+fn random_round_scores_157_or_257() {
+    let mut r = rng(1);
+    for _ in 0..20_000 {
+        let p = random_round(&mut r);
+        assert!(matches!(p.points[0] + p.points[1], 157 | 257), "{p:?}");
+    }
+}
