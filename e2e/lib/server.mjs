@@ -1,7 +1,8 @@
 // Builds and starts the real jass-server on a free loopback port.
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,7 +33,9 @@ export function serverBinary() {
 export async function startServer() {
   const bin = serverBinary();
   const port = await freePort();
-  const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--web-dir', join(REPO, 'web')], {
+  // A fresh embedded database per run: the real store, nothing left between runs.
+  const db = join(mkdtempSync(join(tmpdir(), 'jass-e2e-')), 'jass.sqlite3');
+  const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--web-dir', join(REPO, 'web'), '--db', db], {
     cwd: REPO,
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -22,7 +22,8 @@ use tower_http::trace::TraceLayer;
 use crate::App;
 use crate::stats::bump;
 use crate::table::Refusal;
-use crate::table::actor::{Spawn, spawn, valid_name};
+use crate::table::actor::{Spawn, finished_record, spawn, valid_name};
+use crate::table::rebuild::Rebuilt;
 
 /// Largest HTTP request body: create and join bodies are a few hundred bytes.
 const MAX_BODY_BYTES: usize = 4096;
@@ -36,6 +37,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables", post(create))
         .route("/api/tables/{table}", get(info))
         .route("/api/tables/{table}/seats", post(join))
+        .route("/api/tables/{table}/record", get(record))
         .route("/ws/{table}", get(socket))
         .route("/api/stats", get(stats))
         .route("/healthz", get(|| async { "ok" }));
@@ -214,6 +216,30 @@ async fn socket(
             drop(permit);
             drop(guard);
         })
+}
+
+/// `GET /api/tables/{table}/record`: the finished game's record (R12), from the live
+/// table or, for a table no longer in memory, rebuilt from the store.
+async fn record(State(app): State<Arc<App>>, Path(table): Path<String>) -> Result<Response, ApiFailure> {
+    if table.len() > MAX_TABLE_ID_CHARS {
+        return Err(unknown_table());
+    }
+    let record = match app.registry.get(&table) {
+        Some(handle) => handle.record().await.ok_or_else(unknown_table)??,
+        None => {
+            let store = Arc::clone(&app.store);
+            let id = table.clone();
+            let entries = tokio::task::spawn_blocking(move || store.load(&id))
+                .await
+                .ok()
+                .flatten()
+                .filter(|e| !e.is_empty())
+                .ok_or_else(unknown_table)?;
+            finished_record(Rebuilt::from_entries(&table, &entries).game.as_ref())?
+        }
+    };
+    let disposition = format!("attachment; filename=\"jass-{table}.json\"");
+    Ok(([(axum::http::header::CONTENT_DISPOSITION, disposition)], axum::Json(record)).into_response())
 }
 
 /// `GET /api/stats`: the server's counters (protocol.md section 1).

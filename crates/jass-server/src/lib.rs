@@ -106,6 +106,39 @@ pub async fn run_with_store(
     store: Arc<dyn Store>,
     shutdown: impl Future,
 ) -> io::Result<()> {
+    run_restoring(listener, config, store, Vec::new(), shutdown).await
+}
+
+/// Serves with the embedded SQLite store at `db` (created if missing): every table
+/// the store holds is rebuilt by replaying its entries first, so players reconnect
+/// with their tokens and continue exactly where they were (issue: durable tables).
+///
+/// # Errors
+/// The database cannot be opened, or the listener failed.
+pub async fn run_durable(
+    listener: TcpListener,
+    config: Config,
+    db: &std::path::Path,
+    shutdown: impl Future,
+) -> io::Result<()> {
+    let (store, tables) = store::SqliteStore::open(db).map_err(|e| io::Error::other(e.to_string()))?;
+    tracing::info!(db = %db.display(), tables = tables.len(), "store opened");
+    run_restoring(listener, config, Arc::new(store), tables, shutdown).await
+}
+
+/// Like [`run_with_store`], first bringing back `tables` read from `store`. Tables
+/// idle longer than `config.table_idle_timeout` are not brought back: an unfinished
+/// one is deleted, a finished one keeps its record in the store for download.
+///
+/// # Errors
+/// The listener failed.
+pub async fn run_restoring(
+    listener: TcpListener,
+    config: Config,
+    store: Arc<dyn Store>,
+    tables: Vec<store::StoredTable>,
+    shutdown: impl Future,
+) -> io::Result<()> {
     let coordinator = Coordinator::new();
     let grace = config.shutdown_grace;
     let per_ip = Arc::new(per_ip::PerIp::new(
@@ -124,6 +157,7 @@ pub async fn run_with_store(
         per_ip,
         stats: stats::Stats::new(),
     });
+    restore_tables(&app, tables).await;
     let router = http::router(Arc::clone(&app));
     let mut stopping = coordinator.shutdown();
     // Small frames must go out at once: Nagle's algorithm would hold a card play
@@ -152,4 +186,45 @@ pub async fn run_with_store(
         tracing::warn!("some connections or tables did not stop in time");
     }
     served
+}
+
+/// Rebuilds stored tables into live actors (see [`run_restoring`]).
+async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    let idle = i64::try_from(app.config.table_idle_timeout.as_secs()).unwrap_or(i64::MAX);
+    let (mut restored, mut expired) = (0usize, 0usize);
+    for t in tables {
+        let rebuilt = table::rebuild::Rebuilt::from_entries(&t.id, &t.entries);
+        let finished = rebuilt.game.as_ref().is_some_and(|g| g.result().is_some());
+        if now.saturating_sub(t.last_active) > idle {
+            if !finished && let Err(e) = app.store.forget(&t.id).await {
+                tracing::warn!(table = %t.id, error = %e, "could not delete an expired table");
+            }
+            expired += 1;
+            continue;
+        }
+        let Some(guard) = app.guards.guard() else { break };
+        let id: Arc<str> = t.id.as_str().into();
+        let handle = table::actor::restore(
+            table::actor::Spawn {
+                id: Arc::clone(&id),
+                options: rebuilt.options,
+                store: Arc::clone(&app.store),
+                registry: Arc::clone(&app.registry),
+                shutdown: app.shutdown.clone(),
+                guard,
+                mailbox: app.config.table_mailbox,
+                idle_timeout: app.config.table_idle_timeout,
+            },
+            rebuilt,
+        );
+        if app.registry.insert(id, handle) {
+            restored += 1;
+        } else {
+            tracing::warn!(table = %t.id, "no room to restore a table");
+        }
+    }
+    tracing::info!(restored, expired, "tables restored from the store");
 }

@@ -24,6 +24,13 @@ struct Args {
     /// exists, else the repository's `web/`).
     #[arg(long, env = "JASS_WEB_DIR")]
     web_dir: Option<PathBuf>,
+    /// The SQLite database holding every table (created if missing; back it up with
+    /// `sqlite3 FILE ".backup copy.sqlite3"` while the server runs).
+    #[arg(long, env = "JASS_DB", default_value = "data/jass.sqlite3")]
+    db: PathBuf,
+    /// Keep tables in memory only (nothing survives a restart; for experiments).
+    #[arg(long, env = "JASS_MEMORY")]
+    memory: bool,
     /// Most tables held at once (more answer `busy`).
     #[arg(long, env = "JASS_MAX_TABLES")]
     max_tables: Option<usize>,
@@ -107,5 +114,9 @@ async fn main() -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(args.addr).await?;
     tracing::info!(addr = %listener.local_addr()?, web = %web_dir.display(), "serving");
     let config = args.config(web_dir);
-    jass_server::run_with_store(listener, config, Arc::new(MemoryStore::new()), shutdown_signal()).await
+    if args.memory {
+        jass_server::run_with_store(listener, config, Arc::new(MemoryStore::new()), shutdown_signal()).await
+    } else {
+        jass_server::run_durable(listener, config, &args.db, shutdown_signal()).await
+    }
 }

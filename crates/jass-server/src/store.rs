@@ -93,6 +93,20 @@ pub trait Store: Send + Sync + 'static {
     /// The returned future resolves once the entry is durable; callers await it
     /// before telling anyone about the change.
     fn append(&self, table: &str, entry: Entry) -> StoreFuture;
+
+    /// Deletes a table's history (an unfinished table that expired idle). Stores that
+    /// keep nothing beyond the process need not do anything.
+    fn forget(&self, table: &str) -> StoreFuture {
+        let _ = table;
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// A table's history, for one no longer held in memory (its record download).
+    /// Blocking: call it off the async threads.
+    fn load(&self, table: &str) -> Option<Vec<Entry>> {
+        let _ = table;
+        None
+    }
 }
 
 /// Keeps entries in memory: durable for the life of the process only. The default,
@@ -119,6 +133,17 @@ impl MemoryStore {
 }
 
 impl Store for MemoryStore {
+    fn forget(&self, table: &str) -> StoreFuture {
+        if let Ok(mut tables) = self.tables.lock() {
+            tables.remove(table);
+        }
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn load(&self, table: &str) -> Option<Vec<Entry>> {
+        self.tables.lock().ok()?.get(table).cloned()
+    }
+
     fn append(&self, table: &str, entry: Entry) -> StoreFuture {
         let result = match self.tables.lock() {
             Ok(mut tables) => {
@@ -128,5 +153,80 @@ impl Store for MemoryStore {
             Err(_) => Err(StoreError("memory store lock poisoned".to_owned())),
         };
         Box::pin(std::future::ready(result))
+    }
+}
+
+/// The embedded SQLite store (`jass-store`): entries are kept as JSON text, written
+/// by one store thread with group commit, and `append` resolves only once the entry
+/// is fsynced.
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    /// The store thread's handle.
+    inner: jass_store::Store,
+}
+
+/// A table read back from the store at startup.
+#[derive(Clone, Debug)]
+pub struct StoredTable {
+    /// The table id.
+    pub id: String,
+    /// Unix seconds of its last write.
+    pub last_active: i64,
+    /// Its entries, oldest first, up to the first one that does not parse.
+    pub entries: Vec<Entry>,
+}
+
+fn parse_entries(id: &str, raw: &[String]) -> Vec<Entry> {
+    let mut out = Vec::with_capacity(raw.len());
+    for (i, text) in raw.iter().enumerate() {
+        match serde_json::from_str(text) {
+            Ok(e) => out.push(e),
+            Err(e) => {
+                // A torn or foreign tail: keep what came before it, never refuse to start.
+                tracing::warn!(table = id, entry = i, error = %e, "skipping an unreadable stored entry and the rest");
+                break;
+            }
+        }
+    }
+    out
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the database at `path` and reads every table back.
+    ///
+    /// # Errors
+    /// The file cannot be created or read.
+    pub fn open(path: &std::path::Path) -> Result<(Self, Vec<StoredTable>), StoreError> {
+        let (inner, tables) = jass_store::Store::open(path).map_err(|e| StoreError(e.to_string()))?;
+        let tables = tables
+            .into_iter()
+            .map(|t| {
+                let entries = parse_entries(&t.id, &t.entries);
+                StoredTable { id: t.id, last_active: t.last_active, entries }
+            })
+            .collect();
+        Ok((Self { inner }, tables))
+    }
+}
+
+impl Store for SqliteStore {
+    fn append(&self, table: &str, entry: Entry) -> StoreFuture {
+        let write = serde_json::to_string(&entry).map(|json| self.inner.append(table, json));
+        Box::pin(async move {
+            match write {
+                Ok(fut) => fut.await.map_err(|e| StoreError(e.to_string())),
+                Err(e) => Err(StoreError(e.to_string())),
+            }
+        })
+    }
+
+    fn forget(&self, table: &str) -> StoreFuture {
+        let fut = self.inner.delete_table(table);
+        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+    }
+
+    fn load(&self, table: &str) -> Option<Vec<Entry>> {
+        let t = self.inner.read_table(table).ok().flatten()?;
+        Some(parse_entries(&t.id, &t.entries))
     }
 }

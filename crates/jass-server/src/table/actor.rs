@@ -27,6 +27,7 @@ use super::{Attached, BySeat, ConnId, Kick, Refusal, TableCmd, TableHandle};
 use crate::registry::Registry;
 use crate::shutdown::{Shutdown, TaskGuard};
 use crate::store::{Entry, Store};
+use crate::table::rebuild::Rebuilt;
 
 /// Longest player name, in characters (protocol.md 1).
 const MAX_NAME_CHARS: usize = 24;
@@ -54,9 +55,20 @@ pub(crate) struct Spawn {
 /// Starts a table's actor. The `Created` entry is stored before any command is
 /// handled, so the store sees a table's history in order.
 pub(crate) fn spawn(s: Spawn) -> TableHandle {
+    launch(s, None)
+}
+
+/// Starts the actor of a table rebuilt from its stored entries (restart recovery).
+/// Players come back with their tokens; nothing is written until something changes.
+pub(crate) fn restore(s: Spawn, rebuilt: Rebuilt) -> TableHandle {
+    launch(s, Some(rebuilt))
+}
+
+fn launch(s: Spawn, rebuilt: Option<Rebuilt>) -> TableHandle {
     let (tx, rx) = mpsc::channel(s.mailbox.max(1));
     let span = info_span!("table", table = %s.id);
-    let actor = TableActor {
+    let fresh = rebuilt.is_none();
+    let mut actor = TableActor {
         id: s.id,
         options: s.options,
         host: Seat::ALL[0],
@@ -72,7 +84,23 @@ pub(crate) fn spawn(s: Spawn) -> TableHandle {
         idle_timeout: s.idle_timeout,
         last_activity: Instant::now(),
     };
-    tokio::spawn(actor.run(rx, s.shutdown, s.guard).instrument(span));
+    if let Some(r) = rebuilt {
+        actor.options = r.options;
+        actor.host = r.host;
+        for (seat, stored) in Seat::ALL.into_iter().zip(r.seats) {
+            if let Some((name, hash)) = stored {
+                let slot = actor.seats.at_mut(seat);
+                slot.name = Some(name);
+                slot.token_hash = Some(hash);
+            }
+        }
+        actor.game = r.game;
+        actor.games = r.games;
+        // Versions start above anything a client can hold from before the restart
+        // only by chance; every client re-attaches and gets a fresh state first.
+        actor.version = u64::try_from(r.used).unwrap_or(0);
+    }
+    tokio::spawn(actor.run(rx, s.shutdown, s.guard, fresh).instrument(span));
     TableHandle { tx }
 }
 
@@ -138,6 +166,17 @@ struct TableActor {
     last_activity: Instant,
 }
 
+/// The record of a finished game (seeds revealed, R12), or why there is none yet.
+pub(crate) fn finished_record(game: Option<&Game>) -> Result<jass_engine::Record, Refusal> {
+    match game {
+        None => Err(Refusal::new(ErrorCode::NotStarted, "no game has been played")),
+        Some(g) if g.result().is_none() => {
+            Err(Refusal::new(ErrorCode::GameNotOver, "the record is published when the game is over"))
+        }
+        Some(g) => Ok(g.record().clone()),
+    }
+}
+
 /// 32 bytes from the OS-seeded thread CSPRNG: one per round (R2, R12).
 fn fresh_seed() -> Seed {
     Seed(rand::random())
@@ -160,8 +199,14 @@ fn internal(e: impl std::fmt::Display) -> Refusal {
 }
 
 impl TableActor {
-    async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>, mut shutdown: Shutdown, _guard: TaskGuard) {
-        if let Err(e) = self.store.append(&self.id, Entry::Created { options: self.options }).await {
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<TableCmd>,
+        mut shutdown: Shutdown,
+        _guard: TaskGuard,
+        fresh: bool,
+    ) {
+        if fresh && let Err(e) = self.store.append(&self.id, Entry::Created { options: self.options }).await {
             warn!(error = %e, "could not store the new table");
         }
         self.publish();
@@ -180,7 +225,13 @@ impl TableActor {
                 },
                 () = shutdown.wait() => break,
                 () = sleep_until(idle) => {
-                    info!("table idle, dropping it from memory");
+                    // Idle tables expire; a finished game keeps its record (issue: durable
+                    // tables), anything else is forgotten by the store too.
+                    let finished = self.game.as_ref().is_some_and(|g| g.result().is_some());
+                    info!(finished, "table idle, dropping it");
+                    if !finished && let Err(e) = self.store.forget(&self.id).await {
+                        warn!(error = %e, "could not delete an expired table");
+                    }
                     break;
                 }
             }
@@ -206,6 +257,9 @@ impl TableActor {
             }
             TableCmd::Info { reply } => {
                 let _ = reply.send(self.info());
+            }
+            TableCmd::Record { reply } => {
+                let _ = reply.send(finished_record(self.game.as_ref()));
             }
             TableCmd::Attach { token, conn, reply } => {
                 let r = self.attach(token.as_deref(), conn);
@@ -408,24 +462,28 @@ impl TableActor {
                 format!("decided on version {v}, the table is at {}", self.version),
             ));
         }
-        // Apply to a copy: the real game changes only once the store has the action.
-        let mut next = game.clone();
-        let mut dealt = None;
-        next.apply(seat, action.clone(), || {
-            let s = fresh_seed();
-            dealt = Some(s);
-            s
-        })
-        .map_err(|e| Refusal::new(ErrorCode::from_rule(&e), e.to_string()))?;
+        // Check first, store second, apply last: the game changes only once the store
+        // has the action, and an action that passed `validate` cannot fail to apply.
+        game.validate(seat, &action).map_err(|e| Refusal::new(ErrorCode::from_rule(&e), e.to_string()))?;
+        let dealt = (matches!(action, jass_engine::Action::Play { .. }) && game.next_card_ends_round())
+            .then(fresh_seed);
         self.store
             .append(&self.id, Entry::Action { seat, action: action.clone(), next_seed: dealt })
             .await
             .map_err(internal)?;
-        debug!(?action, "accepted");
-        if next.result().is_some() && self.game.as_ref().and_then(Game::result).is_none() {
-            info!(result = ?next.result(), "game over");
+        let Some(game) = self.game.as_mut() else {
+            return Err(Refusal::new(ErrorCode::NotStarted, "the game has not started"));
+        };
+        let applied = game.apply(seat, action.clone(), || dealt.unwrap_or_else(fresh_seed));
+        if let Err(e) = applied {
+            // Unreachable by the engine's contract (validate == apply's check); say so loudly.
+            warn!(error = %e, "an action that passed validation was refused");
+            return Err(Refusal::new(ErrorCode::Internal, "the server could not apply this"));
         }
-        self.game = Some(next);
+        debug!(?action, "accepted");
+        if let Some(result) = game.result() {
+            info!(?result, "game over");
+        }
         self.publish();
         Ok(())
     }

@@ -6,6 +6,7 @@
 //! one-queue-per-match, made structural).
 
 pub(crate) mod actor;
+pub(crate) mod rebuild;
 
 use axum::extract::ws::Utf8Bytes;
 use jass_engine::Seat;
@@ -77,6 +78,11 @@ pub(crate) enum TableCmd {
         /// The public summary.
         reply: oneshot::Sender<TableInfo>,
     },
+    /// The finished game's record (HTTP download).
+    Record {
+        /// The record, or `not_started` / `game_not_over`.
+        reply: oneshot::Sender<Result<jass_engine::Record, Refusal>>,
+    },
     /// A socket said `hello`.
     Attach {
         /// The seat token, `None` for a spectator.
@@ -125,6 +131,11 @@ impl TableHandle {
     /// The public summary, `None` if the table is gone.
     pub(crate) async fn info(&self) -> Option<TableInfo> {
         self.call(|reply| TableCmd::Info { reply }).await
+    }
+
+    /// The finished game's record; `None` if the table is gone.
+    pub(crate) async fn record(&self) -> Option<Result<jass_engine::Record, Refusal>> {
+        self.call(|reply| TableCmd::Record { reply }).await
     }
 
     /// Attaches a connection (see [`TableCmd::Attach`]).

@@ -67,6 +67,11 @@ impl Server {
         Self { addr, store, stop: Some(stop), task: Some(task) }
     }
 
+    /// A handle on a server running elsewhere (a child process) at `addr`.
+    pub fn external(addr: SocketAddr) -> Self {
+        Self { addr, store: Arc::new(MemoryStore::new()), stop: None, task: None }
+    }
+
     /// Stops the server and waits for `run` to return.
     pub async fn shutdown(&mut self) {
         if let Some(stop) = self.stop.take() {

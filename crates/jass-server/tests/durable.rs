@@ -1,0 +1,265 @@
+//! Durable tables: the real server binary on a temporary SQLite database is killed
+//! (SIGKILL) or stopped (SIGTERM) mid-game and started again on the same database;
+//! the four players reconnect with their tokens and finish the game exactly where
+//! they were (issue: durable tables; R12 replay).
+
+mod common;
+
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+use jass_engine::{Action, Record, SeatAction};
+use jass_protocol::ClientMsg;
+use serde_json::json;
+
+/// The server binary as a child process; killed when dropped so a failing test
+/// leaves nothing running.
+struct Proc {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Proc {
+    async fn start(db: &std::path::Path, port: u16) -> Self {
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_jass-server"))
+            .args(["--addr", &addr.to_string(), "--db"])
+            .arg(db)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("server binary starts");
+        let p = Self { child, addr };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if tokio::net::TcpStream::connect(addr).await.is_ok() {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the server did not come up");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        p
+    }
+
+    fn server(&self) -> Server {
+        Server::external(self.addr)
+    }
+
+    fn signal(&self, sig: &str) {
+        let ok = Command::new("kill").args([sig, &self.child.id().to_string()]).status().unwrap().success();
+        assert!(ok, "kill {sig}");
+    }
+
+    fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn temp_db(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jass-durable-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir.join("jass.sqlite3")
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// One move by whoever must act (declaring every Weis and announcing Stöck when
+/// allowed, so the stored history carries them); returns the seat and the action.
+async fn play_one(players: &mut [Client]) -> (usize, Action) {
+    let version = sync_all(players).await;
+    let g = players[0].view().game.clone().expect("started");
+    let seat = g.to_act.expect("someone must act").index();
+    let c = &mut players[seat];
+    let v = c.view().game.clone().unwrap();
+    let id = Some(c.id());
+    let msg = if v.allowed.schiebe && v.round % 2 == 1 {
+        ClientMsg::Schiebe { version: Some(version), id }
+    } else if v.allowed.choose {
+        ClientMsg::Choose { contract: jass_engine::Contract::Spades, version: Some(version), id }
+    } else {
+        let card = v.allowed.cards.first().expect("a legal card");
+        let weis = v.allowed.weis.iter().map(|w| w.cards()).collect();
+        let stoeck = v.allowed.stoeck && v.hand.len() == 9;
+        ClientMsg::Play { card, weis, stoeck, version: Some(version), id }
+    };
+    let action = msg.game_action().unwrap();
+    c.request(msg).await.expect("a legal move is accepted");
+    (seat, action)
+}
+
+fn game_view_of(c: &Client) -> serde_json::Value {
+    serde_json::to_value(c.view().game.as_ref().unwrap()).unwrap()
+}
+
+async fn record_of(server: &Server, table: &str) -> Record {
+    let (status, body) = server.http("GET", &format!("/api/tables/{table}/record"), None).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_mid_round_loses_nothing_acknowledged() {
+    let db = temp_db("kill");
+    let port = free_port();
+    let mut acked: Vec<(usize, Action)> = Vec::new();
+    let (table, tokens, before) = {
+        let p = Proc::start(&db, port).await;
+        let server = p.server();
+        let (table, tokens) = server
+            .full_table(json!({"name": "Anna", "preset": "to_1000", "options": {"fixed_rounds": 2}}))
+            .await;
+        let mut players = connect_all(&server, &table, &tokens).await;
+        start(&mut players).await;
+        // The whole first round and part of the second (mid-trick): the second round's
+        // seed must come back from the store too.
+        while acked.len() < 37 + 7 {
+            acked.push(play_one(&mut players).await);
+        }
+        sync_all(&mut players).await;
+        let before: Vec<_> = players.iter().map(game_view_of).collect();
+        assert_eq!(before[0]["round"], 1);
+        let down = before[0]["trick"]["cards"].as_array().unwrap().len();
+        assert!((1..4).contains(&down), "mid-trick: {down} cards down");
+        drop(players);
+        let mut p = p;
+        p.signal("-KILL");
+        p.wait_exit();
+        (table, tokens, before)
+    };
+    let p = Proc::start(&db, port).await;
+    let server = p.server();
+    let mut players = connect_all(&server, &table, &tokens).await;
+    for (seat, c) in players.iter().enumerate() {
+        let mut after = game_view_of(c);
+        let mut was = before[seat].clone();
+        // Presence is live state, not history.
+        for v in [&mut after, &mut was] {
+            v.as_object_mut().unwrap().remove("version");
+        }
+        assert_eq!(after, was, "seat {seat} is back exactly where it was");
+    }
+    loop {
+        sync_all(&mut players).await;
+        if players[0].view().game.as_ref().unwrap().result.is_some() {
+            break;
+        }
+        acked.push(play_one(&mut players).await);
+    }
+    let final_view = game_view_of(&players[0]);
+    let record = record_of(&server, &table).await;
+    let recorded: Vec<(usize, Action)> = record
+        .rounds
+        .iter()
+        .flat_map(|r| r.actions.iter())
+        .map(|SeatAction { seat, action }| (seat.index(), action.clone()))
+        .collect();
+    assert_eq!(recorded, acked, "every acknowledged action is in the record, in order");
+    let replayed = record.replay().expect("the record replays");
+    assert_eq!(
+        serde_json::to_value(replayed.result()).unwrap(),
+        final_view["result"],
+        "the result equals an uninterrupted replay"
+    );
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_closes_every_socket_with_1012_and_the_table_continues() {
+    let db = temp_db("term");
+    let port = free_port();
+    let (table, tokens, seen) = {
+        let mut p = Proc::start(&db, port).await;
+        let server = p.server();
+        let (table, tokens) = server.full_table(json!({"name": "Anna", "preset": "to_1000"})).await;
+        let mut players = connect_all(&server, &table, &tokens).await;
+        start(&mut players).await;
+        for _ in 0..6 {
+            play_one(&mut players).await;
+        }
+        let seen = sync_all(&mut players).await;
+        let mut spectator = server.connect(&table, None).await;
+        p.signal("-TERM");
+        for c in players.iter_mut().chain(std::iter::once(&mut spectator)) {
+            assert_eq!(c.expect_close().await, jass_protocol::close::SERVICE_RESTART);
+        }
+        assert!(p.wait_exit().success(), "a clean exit after SIGTERM");
+        (table, tokens, seen)
+    };
+    let p = Proc::start(&db, port).await;
+    let server = p.server();
+    let mut players = connect_all(&server, &table, &tokens).await;
+    let g = players[0].view().game.clone().unwrap();
+    assert_eq!(g.hand_counts.iter().map(|&n| u32::from(n)).sum::<u32>(), 36 - 5, "five cards were played");
+    assert!(seen > 0);
+    for _ in 0..4 {
+        play_one(&mut players).await;
+    }
+    // A refusal after the restart still leaves the table as it was.
+    let wrong = players[0].view().game.as_ref().unwrap().to_act.unwrap().next().index();
+    let c = &mut players[wrong];
+    let id = Some(c.id());
+    let err = c.request(ClientMsg::Schiebe { version: None, id }).await.unwrap_err();
+    assert_eq!(err, jass_protocol::ErrorCode::WrongPhase);
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_tables_expire_but_finished_games_keep_their_record() {
+    use jass_server::Store;
+    let db = temp_db("idle");
+    let (store, _) = jass_server::store::SqliteStore::open(&db).unwrap();
+    let store = std::sync::Arc::new(store);
+    let config = jass_server::Config { table_idle_timeout: Duration::from_millis(300), ..unlimited_config() };
+    let server = Server::start_with(config, store.clone()).await;
+    // An unfinished table nobody is at.
+    let (idle, _) = server.create(json!({"name": "Anna"})).await;
+    // A finished one-round game, then everyone leaves.
+    let (done, tokens) =
+        server.full_table(json!({"name": "Anna", "preset": "to_1000", "options": {"fixed_rounds": 1}})).await;
+    {
+        let mut players = connect_all(&server, &done, &tokens).await;
+        start(&mut players).await;
+        loop {
+            sync_all(&mut players).await;
+            if players[0].view().game.as_ref().unwrap().result.is_some() {
+                break;
+            }
+            play_one(&mut players).await;
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (a, _) = server.http("GET", &format!("/api/tables/{idle}"), None).await;
+        let (b, _) = server.http("GET", &format!("/api/tables/{done}"), None).await;
+        if a == 404 && b == 404 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "idle tables expire");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let s = store.clone();
+    let idle_entries = tokio::task::spawn_blocking(move || s.load(&idle)).await.unwrap();
+    assert!(idle_entries.is_none(), "an expired unfinished table is deleted");
+    let record = record_of(&server, &done).await;
+    assert!(record.replay().unwrap().result().is_some(), "a finished game keeps its record");
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
