@@ -56,6 +56,10 @@ struct Args {
     /// Messages per second that refill the burst (protocol.md says 5).
     #[arg(long, env = "JASS_RATE_PER_SECOND")]
     rate_per_second: Option<u32>,
+    /// Seconds a table may sit with nobody connected before it expires (default one
+    /// day); an unfinished table is then deleted, a finished game keeps its record.
+    #[arg(long, env = "JASS_IDLE_TIMEOUT_SECS")]
+    idle_timeout_secs: Option<u64>,
 }
 
 impl Args {
@@ -70,6 +74,9 @@ impl Args {
             allowed_origins: self.allowed_origins.clone(),
             rate_burst: self.rate_burst.unwrap_or(d.rate_burst),
             rate_per_second: self.rate_per_second.unwrap_or(d.rate_per_second),
+            table_idle_timeout: self
+                .idle_timeout_secs
+                .map_or(d.table_idle_timeout, std::time::Duration::from_secs),
             web_dir: Some(web_dir),
             ..d
         }
