@@ -325,7 +325,11 @@ impl TableActor {
                 self.seats.at(seat).view.send_replace(frame);
             }
         }
-        if let Some(frame) = self.encode(None) {
+        // Nobody watching: skip the fifth encoding. A spectator who arrives is counted
+        // before the publish its attach triggers, so it still starts from a fresh frame.
+        if !self.spectators.is_empty()
+            && let Some(frame) = self.encode(None)
+        {
             self.spectator_view.send_replace(frame);
         }
     }
