@@ -197,6 +197,14 @@ async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
     let (mut restored, mut expired) = (0usize, 0usize);
     for t in tables {
         let rebuilt = table::rebuild::Rebuilt::from_entries(&t.id, &t.entries);
+        if rebuilt.used < t.stored {
+            // A torn or inconsistent tail was skipped: cut it off so new entries follow
+            // the last good one.
+            tracing::warn!(table = %t.id, kept = rebuilt.used, stored = t.stored, "cutting a table's history");
+            if let Err(e) = app.store.truncate(&t.id, rebuilt.used).await {
+                tracing::warn!(table = %t.id, error = %e, "could not cut a table's history");
+            }
+        }
         let finished = rebuilt.game.as_ref().is_some_and(|g| g.result().is_some());
         if now.saturating_sub(t.last_active) > idle {
             if !finished && let Err(e) = app.store.forget(&t.id).await {

@@ -101,6 +101,13 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(std::future::ready(Ok(())))
     }
 
+    /// Cuts a table's history after its first `keep` entries (recovery stopped at a
+    /// torn or inconsistent entry; what follows must not come after it).
+    fn truncate(&self, table: &str, keep: usize) -> StoreFuture {
+        let _ = (table, keep);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
     /// A table's history, for one no longer held in memory (its record download).
     /// Blocking: call it off the async threads.
     fn load(&self, table: &str) -> Option<Vec<Entry>> {
@@ -174,6 +181,8 @@ pub struct StoredTable {
     pub last_active: i64,
     /// Its entries, oldest first, up to the first one that does not parse.
     pub entries: Vec<Entry>,
+    /// How many entries the store holds (more than `entries` after a torn tail).
+    pub stored: usize,
 }
 
 fn parse_entries(id: &str, raw: &[String]) -> Vec<Entry> {
@@ -202,7 +211,7 @@ impl SqliteStore {
             .into_iter()
             .map(|t| {
                 let entries = parse_entries(&t.id, &t.entries);
-                StoredTable { id: t.id, last_active: t.last_active, entries }
+                StoredTable { id: t.id, last_active: t.last_active, stored: t.entries.len(), entries }
             })
             .collect();
         Ok((Self { inner }, tables))
@@ -222,6 +231,11 @@ impl Store for SqliteStore {
 
     fn forget(&self, table: &str) -> StoreFuture {
         let fut = self.inner.delete_table(table);
+        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+    }
+
+    fn truncate(&self, table: &str, keep: usize) -> StoreFuture {
+        let fut = self.inner.truncate(table, u64::try_from(keep).unwrap_or(u64::MAX));
         Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
     }
 

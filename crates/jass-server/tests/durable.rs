@@ -263,3 +263,55 @@ async fn idle_tables_expire_but_finished_games_keep_their_record() {
     assert!(record.replay().unwrap().result().is_some(), "a finished game keeps its record");
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_torn_last_entry_is_skipped_and_the_server_starts() {
+    let db = temp_db("torn");
+    let port = free_port();
+    let (table, tokens, before) = {
+        let mut p = Proc::start(&db, port).await;
+        let server = p.server();
+        let (table, tokens) = server.full_table(json!({"name": "Anna", "preset": "to_1000"})).await;
+        let mut players = connect_all(&server, &table, &tokens).await;
+        start(&mut players).await;
+        for _ in 0..3 {
+            play_one(&mut players).await;
+        }
+        sync_all(&mut players).await;
+        let before = game_view_of(&players[0]);
+        p.signal("-TERM");
+        p.wait_exit();
+        (table, tokens, before)
+    };
+    // A crash in the middle of writing: half an entry at the end of the table's log.
+    {
+        let (store, _) = jass_store::Store::open(&db).unwrap();
+        store.append(&table, r#"{"action":{"seat":1,"action":{"type":"pl"#.into()).await.unwrap();
+    }
+    let p = Proc::start(&db, port).await;
+    let server = p.server();
+    let mut players = connect_all(&server, &table, &tokens).await;
+    let mut after = game_view_of(&players[0]);
+    let mut was = before;
+    for v in [&mut after, &mut was] {
+        v.as_object_mut().unwrap().remove("version");
+    }
+    assert_eq!(after, was, "the table is back as of its last whole entry");
+    play_one(&mut players).await;
+    sync_all(&mut players).await;
+    let seen = game_view_of(&players[0]);
+    drop(players);
+    // What was played after the cut survives the next restart too.
+    let mut p = p;
+    p.signal("-TERM");
+    p.wait_exit();
+    let p = Proc::start(&db, port).await;
+    let players = connect_all(&p.server(), &table, &tokens).await;
+    let mut again = game_view_of(&players[0]);
+    let mut seen = seen;
+    for v in [&mut again, &mut seen] {
+        v.as_object_mut().unwrap().remove("version");
+    }
+    assert_eq!(again, seen, "entries after the cut are kept");
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}

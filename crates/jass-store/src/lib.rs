@@ -67,6 +67,7 @@ pub struct StoredTable {
 enum Op {
     Append { id: String, entry: String },
     DeleteTable { id: String },
+    Truncate { id: String, keep: u64 },
 }
 
 struct Job {
@@ -168,6 +169,17 @@ impl Store {
         self.submit(Op::DeleteTable { id: table.to_owned() })
     }
 
+    /// Keeps only the first `keep` entries of `table`: a recovery that had to stop
+    /// early (a torn or inconsistent tail) cuts the log there, so later entries never
+    /// land behind a bad one.
+    pub fn truncate(
+        &self,
+        table: &str,
+        keep: u64,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+        self.submit(Op::Truncate { id: table.to_owned(), keep })
+    }
+
     /// Reads one table back through a fresh read connection (records, tests).
     ///
     /// # Errors
@@ -208,6 +220,13 @@ fn apply(tx: &Connection, op: &Op, ts: i64) -> rusqlite::Result<()> {
                 params![id, ts],
             )?;
             tx.execute("INSERT INTO entries (table_id, entry) VALUES (?1, ?2)", params![id, entry])?;
+        }
+        Op::Truncate { id, keep } => {
+            tx.execute(
+                "DELETE FROM entries WHERE table_id = ?1 AND id NOT IN
+                 (SELECT id FROM entries WHERE table_id = ?1 ORDER BY id LIMIT ?2)",
+                params![id, i64::try_from(*keep).unwrap_or(i64::MAX)],
+            )?;
         }
         Op::DeleteTable { id } => {
             tx.execute("DELETE FROM entries WHERE table_id = ?1", [id])?;

@@ -23,6 +23,8 @@ async fn acknowledged_entries_survive_reopen_in_order() {
         store.append("b", "{}".into()).await.unwrap();
         store.append("c", "{}".into()).await.unwrap();
         store.delete_table("b").await.unwrap();
+        store.append("c", "{\"torn".into()).await.unwrap();
+        store.truncate("c", 1).await.unwrap();
     }
     let (_store, tables) = Store::open(&path).unwrap();
     let ids: Vec<&str> = tables.iter().map(|t| t.id.as_str()).collect();
