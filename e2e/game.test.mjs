@@ -34,6 +34,21 @@ after(async () => {
 async function openPlayer(label, size) {
   const ctx = await browser.newContext({ viewport: size, locale: 'en-US' });
   const page = await ctx.newPage();
+  // The server's Content-Security-Policy forbids eval, which Playwright's own
+  // waitForFunction polling uses; poll with evaluate instead (not subject to the CSP),
+  // so the page runs under the real policy and any violation shows as a console error.
+  page.waitForFunction = async (fn, arg, { timeout = 30_000 } = {}) => {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const ok = await page.evaluate(fn, arg).catch((e) => {
+        if (/context was destroyed|navigation/i.test(String(e))) return false;
+        throw e;
+      });
+      if (ok) return ok;
+      if (Date.now() > end) throw new Error(`waitForFunction timed out after ${timeout} ms: ${fn}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
   const p = { label, size: size === PHONE ? 'phone' : 'desktop', ctx, page, reloading: false };
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`${label} console: ${m.text()}`); });
   page.on('pageerror', (e) => errors.push(`${label} page error: ${e.message}`));
