@@ -14,8 +14,8 @@ use crate::error::RuleError;
 use crate::options::{CountingOrder, End, FirstRound, Options, OptionsError};
 use crate::record::{Record, RoundRecord, SeatAction};
 use crate::seat::{Seat, Team};
-use crate::trick::{PlayedCard, Trick, legal_cards};
-use crate::weis::{Weis, WeisKey, find_weis, has_stoeck, stoeck_cards, validate_declaration};
+use crate::trick::{PlayedCard, PlayedCards, Trick, legal_cards};
+use crate::weis::{Weis, WeisKey, WeisList, has_stoeck, stoeck_cards, validate_declaration, weis_in_hand};
 
 /// Points for the last trick (R4).
 pub const LAST_TRICK_BONUS: u32 = 5;
@@ -55,12 +55,12 @@ struct Credit {
 }
 
 /// The completed trick, kept for "last trick" displays.
-#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
 pub struct CompletedTrick {
     /// 0-based trick number.
     pub trick: u8,
     /// Cards with seats, in playing order.
-    pub cards: Vec<PlayedCard>,
+    pub cards: PlayedCards,
     /// Who took it.
     pub winner: Seat,
     /// Card points (with the last-trick 5), before the multiplier.
@@ -154,7 +154,7 @@ pub(crate) struct Round {
     pub(crate) last_played_by: Option<Seat>,
     pub(crate) card_points: [u32; 2],
     pub(crate) tricks_won: [u8; 2],
-    pub(crate) declared: [Vec<Weis>; 4],
+    pub(crate) declared: [WeisList; 4],
     /// After trick 1: the team whose Weis scored, with its points.
     pub(crate) weis_result: Option<(Option<Team>, u32)>,
     pub(crate) stoeck_holder: Option<Seat>,
@@ -200,7 +200,7 @@ impl Round {
             stoeck_holder: None,
             stoeck_announced: false,
             stoeck_second_at: None,
-            credits: Vec::new(),
+            credits: Vec::with_capacity(16),
             credited: [0; 2],
         }
     }
@@ -418,10 +418,15 @@ impl Game {
     /// when it is `seat`'s turn for its first card (R6).
     #[must_use]
     pub fn declarable_weis(&self, seat: Seat) -> Vec<Weis> {
+        self.declarable(seat).to_vec()
+    }
+
+    /// [`declarable_weis`](Self::declarable_weis) without allocating.
+    pub(crate) fn declarable(&self, seat: Seat) -> WeisList {
         if self.options.has_extras() && self.is_first_card(seat) && self.to_act() == Some(seat) {
-            find_weis(self.round.hands[seat.index()], self.options.small_weis)
+            weis_in_hand(self.round.hands[seat.index()], self.options.small_weis)
         } else {
-            Vec::new()
+            WeisList::new()
         }
     }
 
@@ -632,7 +637,8 @@ impl Game {
         next_seed: impl FnOnce() -> Seed,
     ) -> Result<Vec<Event>, RuleError> {
         let checked = self.check(seat, &action)?;
-        let mut events = Vec::new();
+        // Room for a card, the trick, the Weis and the round's end without regrowing.
+        let mut events = Vec::with_capacity(4);
         self.record_action(seat, &action);
         match (action, checked) {
             (Action::Bedanke, _) => self.bedanke(seat, &mut events),
@@ -661,7 +667,7 @@ impl Game {
                 events.push(Event::ContractChosen { seat, contract });
             }
             (Action::Play { card, stoeck, .. }, Checked::Play { weis }) => {
-                self.play(seat, card, weis, stoeck, next_seed, &mut events);
+                self.play(seat, card, &weis, stoeck, next_seed, &mut events);
             }
             (Action::Play { .. }, Checked::Plain) => {}
         }
@@ -690,7 +696,7 @@ impl Game {
         &mut self,
         seat: Seat,
         card: Card,
-        weis: Vec<Weis>,
+        weis: &[Weis],
         stoeck: bool,
         next_seed: impl FnOnce() -> Seed,
         events: &mut Vec<Event>,
@@ -703,7 +709,7 @@ impl Game {
         events.push(Event::CardPlayed(PlayedCard { seat, card }));
         if !weis.is_empty() {
             let points = weis.iter().map(|w| w.points(self.options.small_weis)).collect();
-            r.declared[seat.index()] = weis;
+            r.declared[seat.index()] = weis.iter().copied().collect();
             events.push(Event::WeisDeclared { seat, points });
         }
         if r.stoeck_holder == Some(seat)
@@ -749,7 +755,7 @@ impl Game {
             self.credit(team, MATCH_BONUS, CreditKind::Stich, trick_no);
         }
         self.round.last_trick =
-            Some(CompletedTrick { trick: trick_no, cards: trick.played().collect(), winner, points });
+            Some(CompletedTrick { trick: trick_no, cards: trick.played_cards(), winner, points });
         events.push(Event::TrickTaken { trick: trick_no, winner, points });
         if last {
             self.finish_round(next_seed, events);
@@ -789,7 +795,7 @@ impl Game {
             .seats()
             .iter()
             .filter(|s| !self.round.declared[s.index()].is_empty())
-            .map(|&s| (s, self.round.declared[s.index()].clone()))
+            .map(|&s| (s, self.round.declared[s.index()].to_vec()))
             .collect();
         events.push(Event::WeisResolved { team: Some(team), points, revealed });
     }

@@ -11,7 +11,8 @@
 //! - `weis`: [`Weis`] detection, validation and the R6 comparison; Stöck detection (R7).
 //! - `action`: [`Action`] (the one way in) and [`Event`].
 //! - `game`: [`Game`], the state machine from dealing to the end of the game (R2–R10).
-//! - `view`: [`SeatView`], the allow-list projection per viewer.
+//! - `view`: [`SeatView`], the allow-list projection per viewer; its short lists are
+//!   [`InlineVec`]s, so a view allocates nothing.
 //! - `record`: [`Record`], replay and verification (R12).
 //! - `playout`: allocation-free random rounds for bots and benchmarks.
 //! - `error`: [`RuleError`] with stable wire codes.
@@ -48,6 +49,7 @@ mod contract;
 mod deal;
 mod error;
 mod game;
+mod inline;
 mod options;
 mod playout;
 mod record;
@@ -65,12 +67,13 @@ pub use error::RuleError;
 pub use game::{
     CompletedTrick, CountPos, EndReason, Game, GameResult, LAST_TRICK_BONUS, MATCH_BONUS, Phase, RoundSummary,
 };
+pub use inline::{InlineVec, Placeholder};
 pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, OptionsError, Preset};
 pub use playout::{Playout, play_random, random_hands, random_round};
 pub use record::{RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};
 pub use seat::{Seat, Team};
-pub use trick::{PlayedCard, Trick, legal_cards};
+pub use trick::{PlayedCard, PlayedCards, Trick, legal_cards};
 pub use view::{Allowed, SeatView, TrickView, Viewer, WeisOutcome, WeisView};
 pub use weis::{
-    Weis, WeisError, WeisKey, WeisKind, find_weis, has_stoeck, stoeck_cards, validate_declaration,
+    Weis, WeisError, WeisKey, WeisKind, WeisList, find_weis, has_stoeck, stoeck_cards, validate_declaration,
 };

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables, undertrumps};
+use crate::inline::{InlineVec, Placeholder};
 use crate::seat::Seat;
 
 /// The cards of one trick in playing order, from its leader.
@@ -29,6 +30,13 @@ pub struct PlayedCard {
     /// The card.
     pub card: Card,
 }
+
+impl Placeholder for PlayedCard {
+    const PLACEHOLDER: Self = Self { seat: Seat::ALL[0], card: UNUSED };
+}
+
+/// The cards of a trick with their seats, in playing order (at most four, inline).
+pub type PlayedCards = InlineVec<PlayedCard, 4>;
 
 impl Trick {
     /// An empty trick led by `leader`.
@@ -97,6 +105,22 @@ impl Trick {
     #[inline]
     pub fn played(&self) -> impl ExactSizeIterator<Item = PlayedCard> + '_ {
         self.cards().enumerate().map(|(i, card)| PlayedCard { seat: self.leader.plus(i), card })
+    }
+
+    /// The cards with their seats, in order, as an inline list (what views carry).
+    #[inline]
+    #[must_use]
+    pub fn played_cards(&self) -> PlayedCards {
+        // Built as a whole array, not card by card: byte-wise pushes would make the
+        // copy that follows wait on store forwarding.
+        let items = std::array::from_fn(|i| {
+            if i < usize::from(self.len) {
+                PlayedCard { seat: self.leader.plus(i), card: self.cards[i] }
+            } else {
+                PlayedCard::PLACEHOLDER
+            }
+        });
+        PlayedCards::from_parts(items, usize::from(self.len))
     }
 
     /// The cards played, in order, as a slice.

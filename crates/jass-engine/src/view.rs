@@ -8,10 +8,11 @@ use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::deal::Commitment;
 use crate::game::{CompletedTrick, Game, GameResult, Phase, RoundSummary};
+use crate::inline::{InlineVec, Placeholder};
 use crate::options::Options;
 use crate::seat::{Seat, Team};
-use crate::trick::PlayedCard;
-use crate::weis::Weis;
+use crate::trick::PlayedCards;
+use crate::weis::WeisList;
 
 /// Who is looking.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -31,20 +32,24 @@ pub struct TrickView {
     /// Who led.
     pub leader: Seat,
     /// Cards so far, in playing order.
-    pub cards: Vec<PlayedCard>,
+    pub cards: PlayedCards,
 }
 
 /// One seat's Weis declaration (R6): points are public at once; the cards only to the
 /// declarer, and to everyone once its team's Weis won the comparison.
-#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WeisView {
     /// Who declared.
     pub seat: Seat,
     /// Points of each declared Weis.
-    pub points: Vec<u32>,
+    pub points: InlineVec<u32, 4>,
     /// The Weis's cards, when this viewer may see them.
-    pub cards: Option<Vec<Weis>>,
+    pub cards: Option<WeisList>,
+}
+
+impl Placeholder for WeisView {
+    const PLACEHOLDER: Self = Self { seat: Seat::ALL[0], points: InlineVec::new(), cards: None };
 }
 
 /// The outcome of the Weis comparison, after the first trick (R6).
@@ -68,7 +73,7 @@ pub struct Allowed {
     /// The cards that may be played now (R5).
     pub cards: CardSet,
     /// The Weis that may be declared with the card about to be played (R6).
-    pub weis: Vec<Weis>,
+    pub weis: WeisList,
     /// May announce Stöck (R7).
     pub stoeck: bool,
     /// May say bedanke (R10).
@@ -110,7 +115,7 @@ pub struct SeatView {
     /// The last completed trick of this round.
     pub last_trick: Option<CompletedTrick>,
     /// Declared Weis this round.
-    pub weis: Vec<WeisView>,
+    pub weis: InlineVec<WeisView, 4>,
     /// The Weis comparison, after the first trick.
     pub weis_result: Option<WeisOutcome>,
     /// Who announced Stöck this round.
@@ -142,26 +147,28 @@ impl Game {
         };
         let revealed_team = r.weis_result.and_then(|(t, _)| t);
         let small = self.options.small_weis;
-        let nobody_declared = r.declared.iter().all(Vec::is_empty);
-        let weis = Seat::ALL
-            .into_iter()
-            .filter(|s| !nobody_declared && !r.declared[s.index()].is_empty())
-            .map(|s| {
-                let declared = &r.declared[s.index()];
-                let visible = me == Some(s) || revealed_team == Some(s.team());
-                WeisView {
-                    seat: s,
-                    points: declared.iter().map(|w| w.points(small)).collect(),
-                    cards: visible.then(|| declared.clone()),
-                }
-            })
-            .collect();
+        let mut weis = [WeisView::PLACEHOLDER; 4];
+        let mut declarers = 0;
+        for (s, declared) in Seat::ALL.into_iter().zip(&r.declared) {
+            if declared.is_empty() {
+                continue;
+            }
+            let visible = me == Some(s) || revealed_team == Some(s.team());
+            let points = std::array::from_fn(|i| declared.get(i).map_or(0, |w| w.points(small)));
+            weis[declarers] = WeisView {
+                seat: s,
+                points: InlineVec::from_parts(points, declared.len()),
+                cards: visible.then_some(*declared),
+            };
+            declarers += 1;
+        }
+        let weis = InlineVec::from_parts(weis, declarers);
         let allowed = match me {
             Some(s) if self.result.is_none() => Allowed {
                 schiebe: self.can_schiebe(s),
                 choose: self.phase() == Phase::Choosing && self.to_act() == Some(s),
                 cards: self.legal_cards(s),
-                weis: self.declarable_weis(s),
+                weis: self.declarable(s),
                 stoeck: self.can_announce_stoeck(s),
                 bedanke: self.can_bedanke(),
             },
@@ -181,12 +188,8 @@ impl Game {
             chosen_by: r.chosen_by,
             pushed: r.pushed,
             pushed_back: r.pushed_back,
-            trick: TrickView {
-                number: r.trick_no,
-                leader: r.trick.leader(),
-                cards: r.trick.played().collect(),
-            },
-            last_trick: r.last_trick.clone(),
+            trick: TrickView { number: r.trick_no, leader: r.trick.leader(), cards: r.trick.played_cards() },
+            last_trick: r.last_trick,
             weis,
             weis_result: r.weis_result.map(|(team, points)| WeisOutcome { team, points }),
             stoeck: self.stoeck_announced_by(),

@@ -8,6 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::contract::Contract;
+use crate::inline::{InlineVec, Placeholder};
 use crate::seat::Seat;
 
 /// The shape of a Weis.
@@ -36,8 +37,9 @@ pub enum WeisKind {
 /// ```
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub struct Weis {
+    /// The cards; the shape follows from them (see [`Weis::kind`]), which keeps a Weis
+    /// to eight bytes in views.
     cards: CardSet,
-    kind: WeisKind,
 }
 
 impl Weis {
@@ -50,7 +52,7 @@ impl Weis {
             && let Some(first) = cards.first()
             && cards == CardSet::rank(first.rank())
         {
-            return Some(Self { cards, kind: WeisKind::Four(first.rank()) });
+            return Some(Self { cards });
         }
         if n < 3 {
             return None;
@@ -66,7 +68,7 @@ impl Weis {
         if shifted & (shifted + 1) != 0 {
             return None;
         }
-        Some(Self { cards, kind: WeisKind::Run { suit, low: first.rank(), len: n as u8 } })
+        Some(Self { cards })
     }
 
     /// The Weis's cards.
@@ -78,14 +80,22 @@ impl Weis {
     /// The Weis's shape.
     #[must_use]
     pub const fn kind(&self) -> WeisKind {
-        self.kind
+        let bits = self.cards.bits();
+        let first = bits.trailing_zeros() as usize;
+        let rank = Rank::ALL[first % 9];
+        let n = bits.count_ones();
+        if n == 4 && bits == CardSet::rank(rank).bits() {
+            WeisKind::Four(rank)
+        } else {
+            WeisKind::Run { suit: Suit::from_index(first / 9), low: rank, len: n as u8 }
+        }
     }
 
     /// Points (R6); with `small_weis`, runs longer than 5 score 100 and four 8s,
     /// 7s or 6s score 0 (no Weis).
     #[must_use]
     pub const fn points(&self, small_weis: bool) -> u32 {
-        match self.kind {
+        match self.kind() {
             WeisKind::Run { len, .. } => match len {
                 3 => 20,
                 4 => 50,
@@ -107,6 +117,13 @@ impl Serialize for Weis {
     }
 }
 
+impl Placeholder for Weis {
+    const PLACEHOLDER: Self = Self { cards: CardSet::EMPTY };
+}
+
+/// The Weis of one seat (at most three fit in nine cards), inline.
+pub type WeisList = InlineVec<Weis, 4>;
+
 impl<'de> Deserialize<'de> for Weis {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let cards = CardSet::deserialize(d)?;
@@ -127,6 +144,23 @@ impl<'de> Deserialize<'de> for Weis {
 #[must_use]
 pub fn find_weis(hand: CardSet, small_weis: bool) -> Vec<Weis> {
     let mut out = Vec::new();
+    each_weis(hand, small_weis, |w| out.push(w));
+    out
+}
+
+/// [`find_weis`] for a hand of at most nine cards, without allocating. Nine cards hold
+/// at most three Weis (three runs fill three suits, leaving no four; two fours leave
+/// room for one run), so the list never overflows.
+pub(crate) fn weis_in_hand(hand: CardSet, small_weis: bool) -> WeisList {
+    let mut out = WeisList::new();
+    each_weis(hand, small_weis, |w| {
+        let _fits = out.try_push(w);
+    });
+    out
+}
+
+/// Calls `found` with every Weis in `hand`, as [`find_weis`] lists them.
+fn each_weis(hand: CardSet, small_weis: bool, mut found: impl FnMut(Weis)) {
     for suit in Suit::ALL {
         let mut bits = hand.suit_bits(suit);
         while bits != 0 {
@@ -135,10 +169,7 @@ pub fn find_weis(hand: CardSet, small_weis: bool) -> Vec<Weis> {
             if len >= 3 {
                 let cards: CardSet =
                     (low..low + len).map(|r| Card::new(suit, Rank::ALL[r as usize])).collect();
-                out.push(Weis {
-                    cards,
-                    kind: WeisKind::Run { suit, low: Rank::ALL[low as usize], len: len as u8 },
-                });
+                found(Weis { cards });
             }
             bits &= !(((1u32 << len) - 1) << low) as u16;
         }
@@ -146,13 +177,12 @@ pub fn find_weis(hand: CardSet, small_weis: bool) -> Vec<Weis> {
     for rank in Rank::ALL {
         let four = CardSet::rank(rank);
         if hand.contains_all(four) {
-            let w = Weis { cards: four, kind: WeisKind::Four(rank) };
+            let w = Weis { cards: four };
             if w.points(small_weis) > 0 {
-                out.push(w);
+                found(w);
             }
         }
     }
-    out
 }
 
 /// Why a declaration was refused (R6); the whole play is refused with it.
@@ -194,7 +224,7 @@ pub fn validate_declaration(
         if !hand.contains_all(cards) {
             return Err(WeisError::NotHeld(cards));
         }
-        match w.kind {
+        match w.kind() {
             WeisKind::Run { suit, low, len } => {
                 let bits = hand.suit_bits(suit);
                 let lo = low.index();
@@ -242,7 +272,7 @@ impl WeisKey {
     #[must_use]
     pub fn new(weis: &Weis, seat: Seat, forehand: Seat, contract: Contract, small_weis: bool) -> Self {
         let undenufe = contract == Contract::Undenufe;
-        let (is_run, len, height, is_trump_run) = match weis.kind {
+        let (is_run, len, height, is_trump_run) = match weis.kind() {
             WeisKind::Run { suit, low, len } => {
                 let top = low.index() as u8 + len - 1;
                 let h = if undenufe { 8 - low.index() as u8 } else { top };

@@ -256,7 +256,7 @@ fn r6_views_show_points_and_reveal_only_the_scoring_side() {
             .weis
             .into_iter()
             .find(|w| w.seat == seat(s))
-            .map(|w| (w.points, w.cards.map(|c| c.len())))
+            .map(|w| (w.points.to_vec(), w.cards.map(|c| c.len())))
     };
     // Before the trick is over.
     assert_eq!(weis_of(&g, Viewer::Seat(seat(0)), 0), Some((vec![50], Some(1))));
