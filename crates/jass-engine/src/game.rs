@@ -11,6 +11,7 @@ use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
 use crate::deal::{Commitment, Seed, deal};
 use crate::error::RuleError;
+use crate::inline::InlineVec;
 use crate::options::{CountingOrder, End, FirstRound, Options, OptionsError};
 use crate::record::{Record, RoundRecord, SeatAction};
 use crate::seat::{Seat, Team};
@@ -155,6 +156,8 @@ pub(crate) struct Round {
     pub(crate) card_points: [u32; 2],
     pub(crate) tricks_won: [u8; 2],
     pub(crate) declared: [WeisList; 4],
+    /// The points of each declared Weis (public at once, R6).
+    pub(crate) declared_points: [InlineVec<u32, 4>; 4],
     /// After trick 1: the team whose Weis scored, with its points.
     pub(crate) weis_result: Option<(Option<Team>, u32)>,
     pub(crate) stoeck_holder: Option<Seat>,
@@ -196,6 +199,7 @@ impl Round {
             card_points: [0; 2],
             tricks_won: [0; 2],
             declared: Default::default(),
+            declared_points: Default::default(),
             weis_result: None,
             stoeck_holder: None,
             stoeck_announced: false,
@@ -203,6 +207,17 @@ impl Round {
             credits: Vec::with_capacity(16),
             credited: [0; 2],
         }
+    }
+
+    /// Cards left in each hand: nine, less one per completed trick and one for a card
+    /// in the trick on the table (no popcount needed).
+    pub(crate) fn hand_lens(&self) -> [u8; 4] {
+        let lens = Seat::ALL.map(|s| {
+            let in_trick = s.distance_from(self.trick.leader()) < self.trick.len();
+            9 - self.trick_no - u8::from(in_trick)
+        });
+        debug_assert_eq!(lens, self.hands.map(|h| h.len() as u8));
+        lens
     }
 
     const fn team_credits(&self, team: Team) -> u32 {
@@ -431,7 +446,8 @@ impl Game {
     }
 
     fn is_first_card(&self, seat: Seat) -> bool {
-        self.phase() == Phase::Playing && self.round.hands[seat.index()].len() == 9
+        // No card played yet: the hand is still the dealt one.
+        self.phase() == Phase::Playing && self.round.hands[seat.index()] == self.round.dealt[seat.index()]
     }
 
     /// Whether `seat` may announce Stöck now (R7).
@@ -708,8 +724,10 @@ impl Game {
         r.last_played_by = Some(seat);
         events.push(Event::CardPlayed(PlayedCard { seat, card }));
         if !weis.is_empty() {
-            let points = weis.iter().map(|w| w.points(self.options.small_weis)).collect();
+            let points: InlineVec<u32, 4> = weis.iter().map(|w| w.points(self.options.small_weis)).collect();
             r.declared[seat.index()] = weis.iter().copied().collect();
+            r.declared_points[seat.index()] = points;
+            let points = points.to_vec();
             events.push(Event::WeisDeclared { seat, points });
         }
         if r.stoeck_holder == Some(seat)

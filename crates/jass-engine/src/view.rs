@@ -146,23 +146,6 @@ impl Game {
             Viewer::Spectator => None,
         };
         let revealed_team = r.weis_result.and_then(|(t, _)| t);
-        let small = self.options.small_weis;
-        let mut weis = [WeisView::PLACEHOLDER; 4];
-        let mut declarers = 0;
-        for (s, declared) in Seat::ALL.into_iter().zip(&r.declared) {
-            if declared.is_empty() {
-                continue;
-            }
-            let visible = me == Some(s) || revealed_team == Some(s.team());
-            let points = std::array::from_fn(|i| declared.get(i).map_or(0, |w| w.points(small)));
-            weis[declarers] = WeisView {
-                seat: s,
-                points: InlineVec::from_parts(points, declared.len()),
-                cards: visible.then_some(*declared),
-            };
-            declarers += 1;
-        }
-        let weis = InlineVec::from_parts(weis, declarers);
         let allowed = match me {
             Some(s) if self.result.is_none() => Allowed {
                 schiebe: self.can_schiebe(s),
@@ -174,7 +157,7 @@ impl Game {
             },
             _ => Allowed::default(),
         };
-        SeatView {
+        let mut view = SeatView {
             seat: me,
             options: self.options,
             phase: self.phase(),
@@ -183,14 +166,14 @@ impl Game {
             forehand: r.forehand,
             to_act: self.to_act(),
             hand: me.map_or(CardSet::EMPTY, |s| r.hands[s.index()]),
-            hand_counts: r.hands.map(|h| h.len() as u8),
+            hand_counts: r.hand_lens(),
             contract: r.contract,
             chosen_by: r.chosen_by,
             pushed: r.pushed,
             pushed_back: r.pushed_back,
             trick: TrickView { number: r.trick_no, leader: r.trick.leader(), cards: r.trick.played_cards() },
             last_trick: r.last_trick,
-            weis,
+            weis: InlineVec::new(), // filled in below, in place
             weis_result: r.weis_result.map(|(team, points)| WeisOutcome { team, points }),
             stoeck: self.stoeck_announced_by(),
             round_points: r.card_points,
@@ -200,6 +183,19 @@ impl Game {
             rounds_played: self.history.len() as u32,
             result: self.result,
             allowed,
+        };
+        for s in Seat::ALL {
+            let declared = &r.declared[s.index()];
+            if !declared.is_empty() {
+                let visible = me == Some(s) || revealed_team == Some(s.team());
+                // At most one entry per seat: four always fit.
+                let _fits = view.weis.try_push(WeisView {
+                    seat: s,
+                    points: r.declared_points[s.index()],
+                    cards: visible.then_some(*declared),
+                });
+            }
         }
+        view
     }
 }

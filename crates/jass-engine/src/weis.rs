@@ -166,22 +166,21 @@ fn each_weis(hand: CardSet, small_weis: bool, mut found: impl FnMut(Weis)) {
         while bits != 0 {
             let low = bits.trailing_zeros();
             let len = (bits >> low).trailing_ones();
+            let run = ((1u64 << len) - 1) << low;
             if len >= 3 {
-                let cards: CardSet =
-                    (low..low + len).map(|r| Card::new(suit, Rank::ALL[r as usize])).collect();
-                found(Weis { cards });
+                found(Weis { cards: CardSet::from_bits(run << (9 * suit.index())) });
             }
-            bits &= !(((1u32 << len) - 1) << low) as u16;
+            bits &= !(run as u16);
         }
     }
-    for rank in Rank::ALL {
-        let four = CardSet::rank(rank);
-        if hand.contains_all(four) {
-            let w = Weis { cards: four };
-            if w.points(small_weis) > 0 {
-                found(w);
-            }
+    // Ranks held in all four suits, lowest first.
+    let mut fours = Suit::ALL.iter().fold(0x1FF, |acc, &s| acc & hand.suit_bits(s));
+    while fours != 0 {
+        let w = Weis { cards: CardSet::rank(Rank::ALL[fours.trailing_zeros() as usize % 9]) };
+        if w.points(small_weis) > 0 {
+            found(w);
         }
+        fours &= fours - 1;
     }
 }
 
