@@ -655,8 +655,9 @@ impl Game {
         let checked = self.check(seat, &action)?;
         // Room for a card, the trick, the Weis and the round's end without regrowing.
         let mut events = Vec::with_capacity(4);
-        self.record_action(seat, &action);
-        match (action, checked) {
+        // Where the record keeps it, fixed before a round end deals the next round.
+        let slot = self.record_slot(&action);
+        match (&action, checked) {
             (Action::Bedanke, _) => self.bedanke(seat, &mut events),
             (Action::Stoeck, _) => {
                 let trick = match self.round.last_played_by {
@@ -673,7 +674,7 @@ impl Game {
                 }
                 events.push(Event::Pushed { seat });
             }
-            (Action::Choose { contract }, _) => {
+            (&Action::Choose { contract }, _) => {
                 self.round.contract = Some(contract);
                 self.round.chosen_by = Some(seat);
                 if self.options.has_extras() {
@@ -682,24 +683,24 @@ impl Game {
                 }
                 events.push(Event::ContractChosen { seat, contract });
             }
-            (Action::Play { card, stoeck, .. }, Checked::Play { weis }) => {
+            (&Action::Play { card, stoeck, .. }, Checked::Play { weis }) => {
                 self.play(seat, card, &weis, stoeck, next_seed, &mut events);
             }
             (Action::Play { .. }, Checked::Plain) => {}
         }
+        if let Some(r) = self.record.rounds.get_mut(slot) {
+            r.actions.push(SeatAction { seat, action });
+        }
         Ok(events)
     }
 
-    fn record_action(&mut self, seat: Seat, action: &Action) {
-        let entry = SeatAction { seat, action: action.clone() };
-        let rounds = &mut self.record.rounds;
+    /// The index of the record round that keeps `action`: the current round, except
+    /// that a bedanke between rounds is kept after the finished round's last action (R10).
+    fn record_slot(&self, action: &Action) -> usize {
+        let rounds = &self.record.rounds;
         let n = rounds.len();
-        // R10: a bedanke between rounds is kept after the finished round's last action.
         let between = matches!(action, Action::Bedanke) && n >= 2 && rounds[n - 1].actions.is_empty();
-        let idx = if between { n - 2 } else { n - 1 };
-        if let Some(r) = rounds.get_mut(idx) {
-            r.actions.push(entry);
-        }
+        if between { n - 2 } else { n - 1 }
     }
 
     fn announce_stoeck(&mut self, seat: Seat, auto: bool, trick: u8, events: &mut Vec<Event>) {
