@@ -210,7 +210,7 @@ async fn socket(
         .max_write_buffer_size(c.max_write_buffer_bytes.max(c.write_buffer_bytes + c.max_message_bytes + 64))
         .on_upgrade(move |socket| async move {
             bump(&app.stats.sockets_open);
-            crate::ws::serve(socket, Arc::clone(&app), table, handle).await;
+            crate::ws::serve(socket, &app, &table, handle).await;
             crate::stats::drop_one(&app.stats.sockets_open);
             drop(slot);
             drop(permit);
