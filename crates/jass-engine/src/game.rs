@@ -11,12 +11,12 @@ use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
 use crate::deal::{Commitment, Seed, deal};
 use crate::error::RuleError;
-use crate::inline::InlineVec;
 use crate::options::{CountingOrder, End, FirstRound, Options, OptionsError};
 use crate::record::{Record, RoundRecord, SeatAction};
 use crate::seat::{Seat, Team};
 use crate::trick::{PlayedCard, PlayedCards, Trick, legal_cards};
 use crate::weis::{Weis, WeisKey, WeisList, has_stoeck, stoeck_cards, validate_declaration, weis_in_hand};
+use arrayvec::ArrayVec;
 
 /// Points for the last trick (R4).
 pub const LAST_TRICK_BONUS: u32 = 5;
@@ -56,7 +56,7 @@ struct Credit {
 }
 
 /// The completed trick, kept for "last trick" displays.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
 pub struct CompletedTrick {
     /// 0-based trick number.
     pub trick: u8,
@@ -157,7 +157,7 @@ pub(crate) struct Round {
     pub(crate) tricks_won: [u8; 2],
     pub(crate) declared: [WeisList; 4],
     /// The points of each declared Weis (public at once, R6).
-    pub(crate) declared_points: [InlineVec<u32, 4>; 4],
+    pub(crate) declared_points: [ArrayVec<u32, 4>; 4],
     /// After trick 1: the team whose Weis scored, with its points.
     pub(crate) weis_result: Option<(Option<Team>, u32)>,
     pub(crate) stoeck_holder: Option<Seat>,
@@ -725,10 +725,11 @@ impl Game {
         r.last_played_by = Some(seat);
         events.push(Event::CardPlayed(PlayedCard { seat, card }));
         if !weis.is_empty() {
-            let points: InlineVec<u32, 4> = weis.iter().map(|w| w.points(self.options.small_weis)).collect();
+            let points: ArrayVec<u32, 4> = weis.iter().map(|w| w.points(self.options.small_weis)).collect();
             r.declared[seat.index()] = weis.iter().copied().collect();
+            let list = points.to_vec();
             r.declared_points[seat.index()] = points;
-            let points = points.to_vec();
+            let points = list;
             events.push(Event::WeisDeclared { seat, points });
         }
         if r.stoeck_holder == Some(seat)

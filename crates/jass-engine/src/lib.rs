@@ -12,7 +12,7 @@
 //! - `action`: [`Action`] (the one way in) and [`Event`].
 //! - `game`: [`Game`], the state machine from dealing to the end of the game (R2–R10).
 //! - `view`: [`SeatView`], the allow-list projection per viewer; its short lists are
-//!   [`InlineVec`]s, so a view allocates nothing.
+//!   [`ArrayVec`]s, so a view allocates nothing.
 //! - `record`: [`Record`], replay and verification (R12).
 //! - `playout`: allocation-free random rounds for bots and benchmarks.
 //! - `error`: [`RuleError`] with stable wire codes.
@@ -49,7 +49,6 @@ mod contract;
 mod deal;
 mod error;
 mod game;
-mod inline;
 mod options;
 mod playout;
 mod record;
@@ -59,6 +58,8 @@ mod view;
 mod weis;
 
 pub use action::{Action, CreditKind, Event};
+/// The fixed-capacity list behind the short lists of views, records and events.
+pub use arrayvec::ArrayVec;
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter};
 pub use contract::{Contract, Tables, card_points, set_points, tables, trumps_below};
@@ -67,7 +68,6 @@ pub use error::RuleError;
 pub use game::{
     CompletedTrick, CountPos, EndReason, Game, GameResult, LAST_TRICK_BONUS, MATCH_BONUS, Phase, RoundSummary,
 };
-pub use inline::{InlineVec, Placeholder};
 pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, OptionsError, Preset};
 pub use playout::{Playout, play_random, random_hands, random_round};
 pub use record::{RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};

@@ -1,11 +1,11 @@
 //! A trick in progress, the legal cards (R5) and the trick winner.
 
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables, undertrumps};
-use crate::inline::{InlineVec, Placeholder};
 use crate::seat::Seat;
 
 /// The cards of one trick in playing order, from its leader.
@@ -31,12 +31,8 @@ pub struct PlayedCard {
     pub card: Card,
 }
 
-impl Placeholder for PlayedCard {
-    const PLACEHOLDER: Self = Self { seat: Seat::ALL[0], card: UNUSED };
-}
-
 /// The cards of a trick with their seats, in playing order (at most four, inline).
-pub type PlayedCards = InlineVec<PlayedCard, 4>;
+pub type PlayedCards = ArrayVec<PlayedCard, 4>;
 
 impl Trick {
     /// An empty trick led by `leader`.
@@ -113,14 +109,12 @@ impl Trick {
     pub fn played_cards(&self) -> PlayedCards {
         // Built as a whole array, not card by card: byte-wise pushes would make the
         // copy that follows wait on store forwarding.
-        let items = std::array::from_fn(|i| {
-            if i < usize::from(self.len) {
-                PlayedCard { seat: self.leader.plus(i), card: self.cards[i] }
-            } else {
-                PlayedCard::PLACEHOLDER
-            }
-        });
-        PlayedCards::from_parts(items, usize::from(self.len))
+        let mut items = PlayedCards::from(std::array::from_fn(|i| PlayedCard {
+            seat: self.leader.plus(i),
+            card: self.cards[i],
+        }));
+        items.truncate(usize::from(self.len));
+        items
     }
 
     /// The cards played, in order, as a slice.

@@ -2,13 +2,13 @@
 //! what its viewer may know, never by redacting a copy of the state. A new secret
 //! field therefore stays private until someone decides who may see it.
 
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::deal::Commitment;
 use crate::game::{CompletedTrick, Game, GameResult, Phase, RoundSummary};
-use crate::inline::{InlineVec, Placeholder};
 use crate::options::Options;
 use crate::seat::{Seat, Team};
 use crate::trick::PlayedCards;
@@ -37,19 +37,15 @@ pub struct TrickView {
 
 /// One seat's Weis declaration (R6): points are public at once; the cards only to the
 /// declarer, and to everyone once its team's Weis won the comparison.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WeisView {
     /// Who declared.
     pub seat: Seat,
     /// Points of each declared Weis.
-    pub points: InlineVec<u32, 4>,
+    pub points: ArrayVec<u32, 4>,
     /// The Weis's cards, when this viewer may see them.
     pub cards: Option<WeisList>,
-}
-
-impl Placeholder for WeisView {
-    const PLACEHOLDER: Self = Self { seat: Seat::ALL[0], points: InlineVec::new(), cards: None };
 }
 
 /// The outcome of the Weis comparison, after the first trick (R6).
@@ -115,7 +111,7 @@ pub struct SeatView {
     /// The last completed trick of this round.
     pub last_trick: Option<CompletedTrick>,
     /// Declared Weis this round.
-    pub weis: InlineVec<WeisView, 4>,
+    pub weis: ArrayVec<WeisView, 4>,
     /// The Weis comparison, after the first trick.
     pub weis_result: Option<WeisOutcome>,
     /// Who announced Stöck this round.
@@ -172,8 +168,8 @@ impl Game {
             pushed: r.pushed,
             pushed_back: r.pushed_back,
             trick: TrickView { number: r.trick_no, leader: r.trick.leader(), cards: r.trick.played_cards() },
-            last_trick: r.last_trick,
-            weis: InlineVec::new(), // filled in below, in place
+            last_trick: r.last_trick.clone(),
+            weis: ArrayVec::new(), // filled in below, in place
             weis_result: r.weis_result.map(|(team, points)| WeisOutcome { team, points }),
             stoeck: self.stoeck_announced_by(),
             round_points: r.card_points,
@@ -191,8 +187,8 @@ impl Game {
                 // At most one entry per seat: four always fit.
                 let _fits = view.weis.try_push(WeisView {
                     seat: s,
-                    points: r.declared_points[s.index()],
-                    cards: visible.then_some(*declared),
+                    points: r.declared_points[s.index()].clone(),
+                    cards: visible.then(|| declared.clone()),
                 });
             }
         }

@@ -8,8 +8,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::contract::Contract;
-use crate::inline::{InlineVec, Placeholder};
 use crate::seat::Seat;
+use arrayvec::ArrayVec;
 
 /// The shape of a Weis.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
@@ -117,12 +117,8 @@ impl Serialize for Weis {
     }
 }
 
-impl Placeholder for Weis {
-    const PLACEHOLDER: Self = Self { cards: CardSet::EMPTY };
-}
-
 /// The Weis of one seat (at most three fit in nine cards), inline.
-pub type WeisList = InlineVec<Weis, 4>;
+pub type WeisList = ArrayVec<Weis, 4>;
 
 impl<'de> Deserialize<'de> for Weis {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -271,7 +271,7 @@ fn r6_views_show_points_and_reveal_only_the_scoring_side() {
         let w0 = v.weis.iter().find(|w| w.seat == seat(0)).unwrap();
         assert_eq!(w0.cards.as_ref().map(|c| c[0].cards()), Some(cards("H6 H7 H8 H9")), "{viewer:?}");
         let w1 = v.weis.iter().find(|w| w.seat == seat(1)).unwrap();
-        assert_eq!(w1.points, vec![20]);
+        assert_eq!(w1.points.as_slice(), [20]);
         if viewer == Viewer::Seat(seat(1)) {
             assert!(w1.cards.is_some(), "the declarer still sees its own");
         } else {
