@@ -143,3 +143,41 @@ async fn main() -> std::io::Result<()> {
         jass_server::run_durable(listener, config, &args.db, shutdown_signal()).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn bind_listens_and_a_restart_can_rebind_at_once() {
+        let listener = bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let client = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let (server_side, _) = listener.accept().await.unwrap();
+        // Closing the server side first leaves the port in TIME_WAIT, as after a
+        // restart; SO_REUSEADDR lets the next process bind it anyway.
+        drop(server_side);
+        drop(client);
+        drop(listener);
+        let again = bind(addr).unwrap();
+        assert_eq!(again.local_addr().unwrap(), addr);
+    }
+
+    #[test]
+    fn flags_reach_the_config() {
+        let args = Args::parse_from([
+            "jass-server",
+            "--max-connections-per-ip",
+            "7",
+            "--max-tables-per-ip",
+            "3",
+            "--allowed-origin",
+            "https://a.example",
+            "--allowed-origin",
+            "https://b.example",
+        ]);
+        let c = args.config(PathBuf::from("web"));
+        assert_eq!((c.max_connections_per_ip, c.max_tables_per_ip), (7, 3));
+        assert_eq!(c.allowed_origins, ["https://a.example", "https://b.example"]);
+    }
+}
