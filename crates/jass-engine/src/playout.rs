@@ -7,11 +7,12 @@
 
 use rand::Rng;
 
+use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
 use crate::game::{LAST_TRICK_BONUS, MATCH_BONUS};
 use crate::seat::Seat;
-use crate::trick::{legal_given, trick_key};
+use crate::trick::{legal_given, trick_keys};
 
 /// The outcome of one random round.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -23,11 +24,23 @@ pub struct Playout {
     pub points: [u32; 2],
 }
 
-/// A uniform index below `n` (Lemire's multiply-shift; the bias is below 2⁻²⁸ for
-/// `n <= 36`, irrelevant for random playouts).
+/// A uniform index below `n` drawn from `word`, which keeps the rest of its randomness
+/// for the next draw (Lemire's multiply-shift, the fraction carried on): one
+/// `next_u64` serves several draws. Each draw below `n` spends about log2(n) of the
+/// word's 64 bits; callers refresh the word while at least 33 remain, so the bias
+/// stays below 2⁻²⁷, irrelevant for random playouts.
 #[inline]
-fn below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
-    ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32
+fn below(word: &mut u64, n: u32) -> u32 {
+    let m = u128::from(*word) * u128::from(n);
+    *word = m as u64;
+    (m >> 64) as u32
+}
+
+/// A uniformly random card of `set` (`None` if it is empty), drawn from `word`.
+#[inline]
+fn pick(set: CardSet, word: &mut u64) -> Option<Card> {
+    let prefix = set.prefix_counts();
+    set.select(prefix, below(word, (prefix >> 56) as u32))
 }
 
 /// Deals four random hands of nine.
@@ -35,11 +48,16 @@ pub fn random_hands<R: Rng + ?Sized>(rng: &mut R) -> [CardSet; 4] {
     let mut deck: [u8; 36] = std::array::from_fn(|i| i as u8);
     let mut hands = [0u64; 4];
     // Fisher–Yates from the top; position i is final once swapped, so deal it at once:
-    // positions 0–8 to hand 0, 9–17 to hand 1, and so on.
-    for i in (1..36).rev() {
-        let j = below(rng, i as u32 + 1) as usize;
-        deck.swap(i, j);
-        hands[i / 9] |= 1 << deck[i];
+    // positions 0–8 to hand 0, 9–17 to hand 1, and so on. Five draws below 36 or less
+    // spend under 26 bits of a word, so seven words serve the 35 swaps.
+    for w in 0..7 {
+        let mut word = rng.next_u64();
+        for d in 0..5 {
+            let i = 35 - 5 * w - d;
+            let j = below(&mut word, i as u32 + 1) as usize;
+            deck.swap(i, j);
+            hands[i / 9] |= 1 << deck[i];
+        }
     }
     hands[0] |= 1 << deck[0];
     hands.map(CardSet::from_bits)
@@ -47,6 +65,11 @@ pub fn random_hands<R: Rng + ?Sized>(rng: &mut R) -> [CardSet; 4] {
 
 /// Plays `hands` out under `contract` from `leader`, each seat picking a uniformly
 /// random legal card.
+///
+/// The picks come from `rng.next_u64()` words, one word for every two tricks (eight
+/// picks below at most 9 spend under 26 bits): before the plays 0, 8, 16, 24 and 32
+/// a fresh word is drawn, and each play takes the `n`-th legal card (index order)
+/// with `m = word × len` (as 128 bits), `n = m >> 64`, and `word = m mod 2⁶⁴` after.
 pub fn play_random<R: Rng + ?Sized>(
     rng: &mut R,
     mut hands: [CardSet; 4],
@@ -55,26 +78,34 @@ pub fn play_random<R: Rng + ?Sized>(
     old_undenufe: bool,
 ) -> [u32; 2] {
     let pts = &tables(contract, old_undenufe).points;
+    let keys = trick_keys(contract);
     let mut points = [0u32; 2];
     let mut tricks = [0u8; 2];
     let mut lead = leader;
+    let mut word = 0;
     for n in 0..9 {
-        // The trick as plain values: the suit led, the cards down, the best card so far.
-        let mut led = None;
-        let mut down = CardSet::EMPTY;
-        let (mut winner, mut best) = (lead, 0);
-        let mut p = 0u32;
-        for k in 0..4 {
+        if n % 2 == 0 {
+            word = rng.next_u64();
+        }
+        // The lead is free (R5): any card of the hand.
+        let hand = hands[lead.index()];
+        let Some(first) = pick(hand, &mut word) else { break };
+        hands[lead.index()] = hand.without(first);
+        let led = first.suit();
+        let keys = &keys[led.index()];
+        // The trick as plain values: the cards down, the best card so far.
+        let mut down = CardSet::single(first);
+        let mut p = u32::from(pts[first.index()]);
+        let (mut winner, mut best) = (lead, keys[first.index()]);
+        for k in 1..4 {
             let seat = lead.plus(k);
             let hand = hands[seat.index()];
-            let legal = legal_given(hand, led, down, contract);
-            // legal.nth(below(rng, legal.len())), counting the cards only once.
-            let lens = legal.suit_lens();
-            let Some(card) = legal.nth_counted(lens, below(rng, lens.iter().sum())) else { break };
+            let legal = legal_given(hand, Some(led), down, contract);
+            let Some(card) = pick(legal, &mut word) else { break };
             hands[seat.index()] = hand.without(card);
             p += u32::from(pts[card.index()]);
             down = down.with(card);
-            let key = trick_key(card, *led.get_or_insert(card.suit()), contract);
+            let key = keys[card.index()];
             winner = if key > best { seat } else { winner };
             best = best.max(key);
         }
@@ -104,7 +135,8 @@ pub fn play_random<R: Rng + ?Sized>(
 /// ```
 pub fn random_round<R: Rng + ?Sized>(rng: &mut R) -> Playout {
     let hands = random_hands(rng);
-    let contract = Contract::ALL[below(rng, 6) as usize];
-    let leader = Seat::ALL[below(rng, 4) as usize];
+    let mut word = rng.next_u64();
+    let contract = Contract::ALL[below(&mut word, 6) as usize];
+    let leader = Seat::ALL[below(&mut word, 4) as usize];
     Playout { contract, points: play_random(rng, hands, contract, leader, false) }
 }

@@ -168,6 +168,13 @@ pub(crate) fn trick_key(card: Card, led: Suit, contract: Contract) -> u8 {
     TRICK_KEYS[contract.index()][led.index()][card.index()]
 }
 
+/// [`trick_key`] for every suit led and card under `contract`, for loops that look up
+/// many cards of one contract.
+#[inline]
+pub(crate) fn trick_keys(contract: Contract) -> &'static [[u8; 36]; 4] {
+    &TRICK_KEYS[contract.index()]
+}
+
 /// [`trick_key`] for every contract, suit led and card.
 static TRICK_KEYS: [[[u8; 36]; 4]; 6] = {
     let mut keys = [[[0u8; 36]; 4]; 6];

@@ -7,9 +7,12 @@ use common::*;
 use jass_engine::{Action, Contract, Options, Seat, play_random, random_hands, random_round};
 use rand::Rng;
 
-/// `play_random`'s pick: the `below(len)`-th legal card (multiply-shift on `next_u32`).
-fn below(rng: &mut impl Rng, n: u32) -> u32 {
-    ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as u32
+/// `play_random`'s pick: the `below(len)`-th legal card, drawn from a word that keeps
+/// its remaining randomness (a fresh `next_u64` every eight plays).
+fn below(word: &mut u64, n: u32) -> u32 {
+    let m = u128::from(*word) * u128::from(n);
+    *word = m as u64;
+    (m >> 64) as u32
 }
 
 /// Replays a random playout through `Game::apply`, drawing the same numbers, and
@@ -31,10 +34,15 @@ fn play_random_agrees_with_apply() {
         let mut g = game_with(options, leader.plus(3).index() as u8, leader.index() as u8, hands, [0, 0]);
         act(&mut g, leader, Action::Choose { contract });
         let mut summary = None;
+        let (mut word, mut plays) = (0, 0);
         while summary.is_none() {
+            if plays % 8 == 0 {
+                word = r.next_u64();
+            }
+            plays += 1;
             let s = g.to_act().unwrap();
             let legal = g.legal_cards(s);
-            let c = legal.nth(below(&mut r, legal.len())).unwrap();
+            let c = legal.nth(below(&mut word, legal.len())).unwrap();
             summary = summaries(&act(&mut g, s, Action::play(c))).pop();
         }
         let s = summary.unwrap();
