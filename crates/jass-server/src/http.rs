@@ -67,7 +67,10 @@ impl IntoResponse for ApiFailure {
         let Refusal { code, message } = self.0;
         let status = match code {
             ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
-            ErrorCode::SeatTaken | ErrorCode::TableFull | ErrorCode::AlreadyStarted => StatusCode::CONFLICT,
+            ErrorCode::SeatTaken
+            | ErrorCode::TableFull
+            | ErrorCode::AlreadyStarted
+            | ErrorCode::GameNotOver => StatusCode::CONFLICT,
             ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::BadOrigin => StatusCode::FORBIDDEN,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,

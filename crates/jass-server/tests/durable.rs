@@ -315,3 +315,28 @@ async fn a_torn_last_entry_is_skipped_and_the_server_starts() {
     assert_eq!(again, seen, "entries after the cut are kept");
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_record_is_published_only_once_the_game_is_over() {
+    let server = Server::start(unlimited_config()).await;
+    let (table, tokens) =
+        server.full_table(json!({"name": "Anna", "preset": "to_1000", "options": {"fixed_rounds": 1}})).await;
+    let path = format!("/api/tables/{table}/record");
+    assert_eq!(server.http("GET", &path, None).await.0, 400, "not started");
+    let mut players = connect_all(&server, &table, &tokens).await;
+    start(&mut players).await;
+    play_one(&mut players).await;
+    let (status, body) = server.http("GET", &path, None).await;
+    assert_eq!(status, 409, "no seeds while the game is on: {body}");
+    assert!(!body.contains("seed"));
+    loop {
+        sync_all(&mut players).await;
+        if players[0].view().game.as_ref().unwrap().result.is_some() {
+            break;
+        }
+        play_one(&mut players).await;
+    }
+    let record = record_of(&server, &table).await;
+    assert_eq!(record.rounds.len(), 1);
+    assert_eq!(server.http("GET", "/api/tables/nope/record", None).await.0, 404);
+}
