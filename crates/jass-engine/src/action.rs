@@ -59,6 +59,11 @@ pub enum CreditKind {
     Stich,
 }
 
+/// The events of one action, in order. Most actions cause one or two (a card, a card
+/// and its trick), kept inline: a heap list per action was a large share of the cost
+/// of applying it. The rare longer lists (a round's end) spill to the heap.
+pub type Events = smallvec::SmallVec<[Event; 2]>;
+
 /// Something that happened, in order. Events carry only what every seat may know.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::{Action, CreditKind, Event};
+use crate::action::{Action, CreditKind, Event, Events};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
@@ -651,10 +651,9 @@ impl Game {
         seat: Seat,
         action: Action,
         next_seed: impl FnOnce() -> Seed,
-    ) -> Result<Vec<Event>, RuleError> {
+    ) -> Result<Events, RuleError> {
         let checked = self.check(seat, &action)?;
-        // Room for a card, the trick, the Weis and the round's end without regrowing.
-        let mut events = Vec::with_capacity(4);
+        let mut events = Events::new();
         // Where the record keeps it, fixed before a round end deals the next round.
         let slot = self.record_slot(&action);
         match (&action, checked) {
@@ -703,7 +702,7 @@ impl Game {
         if between { n - 2 } else { n - 1 }
     }
 
-    fn announce_stoeck(&mut self, seat: Seat, auto: bool, trick: u8, events: &mut Vec<Event>) {
+    fn announce_stoeck(&mut self, seat: Seat, auto: bool, trick: u8, events: &mut Events) {
         self.round.stoeck_announced = true;
         self.credit(seat.team(), 20, CreditKind::Stoeck, trick);
         events.push(Event::StoeckAnnounced { seat, auto });
@@ -716,7 +715,7 @@ impl Game {
         weis: &[Weis],
         stoeck: bool,
         next_seed: impl FnOnce() -> Seed,
-        events: &mut Vec<Event>,
+        events: &mut Events,
     ) {
         let r = &mut self.round;
         r.hands[seat.index()] = r.hands[seat.index()].without(card);
@@ -753,7 +752,7 @@ impl Game {
         }
     }
 
-    fn complete_trick(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Vec<Event>) {
+    fn complete_trick(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Events) {
         let Some(contract) = self.round.contract else { return };
         let trick = self.round.trick;
         let Some(winner) = trick.winner(contract) else { return };
@@ -786,7 +785,7 @@ impl Game {
     }
 
     /// R6: the best single Weis decides; that team scores all its Weis.
-    fn resolve_weis(&mut self, events: &mut Vec<Event>) {
+    fn resolve_weis(&mut self, events: &mut Events) {
         let Some(contract) = self.round.contract else { return };
         let small = self.options.small_weis;
         let forehand = self.round.forehand;
@@ -864,7 +863,7 @@ impl Game {
         }
     }
 
-    fn finish_round(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Vec<Event>) {
+    fn finish_round(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Events) {
         let summary = self.summary(true);
         self.freeze_crossings();
         self.history.push(summary.clone());
@@ -922,7 +921,7 @@ impl Game {
 
     /// R10: the claim is right if the claimant's team has reached the target, unless
     /// the other team reached it first within the same trick.
-    fn bedanke(&mut self, seat: Seat, events: &mut Vec<Event>) {
+    fn bedanke(&mut self, seat: Seat, events: &mut Events) {
         let mine = seat.team();
         let right = match (self.crossing(mine), self.crossing(mine.other())) {
             (None, _) => false,

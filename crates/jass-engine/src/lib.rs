@@ -57,7 +57,7 @@ mod trick;
 mod view;
 mod weis;
 
-pub use action::{Action, CreditKind, Event};
+pub use action::{Action, CreditKind, Event, Events};
 /// The fixed-capacity list behind the short lists of views, records and events.
 pub use arrayvec::ArrayVec;
 pub use card::{Card, ParseCardError, Rank, Suit};

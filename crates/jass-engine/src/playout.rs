@@ -48,18 +48,21 @@ pub fn random_hands<R: Rng + ?Sized>(rng: &mut R) -> [CardSet; 4] {
     let mut deck: [u8; 36] = std::array::from_fn(|i| i as u8);
     let mut hands = [0u64; 4];
     // Fisher–Yates from the top; position i is final once swapped, so deal it at once:
-    // positions 0–8 to hand 0, 9–17 to hand 1, and so on. Five draws below 36 or less
-    // spend under 26 bits of a word, so seven words serve the 35 swaps.
-    for w in 0..7 {
+    // positions 27–35 to hand 3, 18–26 to hand 2, and so on. Each hand takes two words:
+    // five draws below 36 or less spend under 26 bits of the first, four the second.
+    for (h, hand) in hands.iter_mut().enumerate().rev() {
+        let mut bits = 0;
         let mut word = rng.next_u64();
-        for d in 0..5 {
-            let i = 35 - 5 * w - d;
+        for i in (9 * h..9 * h + 9).rev() {
+            if i == 9 * h + 3 {
+                word = rng.next_u64();
+            }
             let j = below(&mut word, i as u32 + 1) as usize;
             deck.swap(i, j);
-            hands[i / 9] |= 1 << deck[i];
+            bits |= 1 << deck[i];
         }
+        *hand = bits;
     }
-    hands[0] |= 1 << deck[0];
     hands.map(CardSet::from_bits)
 }
 

@@ -153,7 +153,20 @@ impl Game {
             },
             _ => Allowed::default(),
         };
-        let mut view = SeatView {
+        let mut weis = ArrayVec::new();
+        for s in Seat::ALL {
+            let declared = &r.declared[s.index()];
+            if !declared.is_empty() {
+                let visible = me == Some(s) || revealed_team == Some(s.team());
+                // At most one entry per seat: four always fit.
+                let _fits = weis.try_push(WeisView {
+                    seat: s,
+                    points: r.declared_points[s.index()].clone(),
+                    cards: visible.then(|| declared.clone()),
+                });
+            }
+        }
+        SeatView {
             seat: me,
             options: self.options,
             phase: self.phase(),
@@ -169,7 +182,7 @@ impl Game {
             pushed_back: r.pushed_back,
             trick: TrickView { number: r.trick_no, leader: r.trick.leader(), cards: r.trick.played_cards() },
             last_trick: r.last_trick.clone(),
-            weis: ArrayVec::new(), // filled in below, in place
+            weis,
             weis_result: r.weis_result.map(|(team, points)| WeisOutcome { team, points }),
             stoeck: self.stoeck_announced_by(),
             round_points: r.card_points,
@@ -179,19 +192,6 @@ impl Game {
             rounds_played: self.history.len() as u32,
             result: self.result,
             allowed,
-        };
-        for s in Seat::ALL {
-            let declared = &r.declared[s.index()];
-            if !declared.is_empty() {
-                let visible = me == Some(s) || revealed_team == Some(s.team());
-                // At most one entry per seat: four always fit.
-                let _fits = view.weis.try_push(WeisView {
-                    seat: s,
-                    points: r.declared_points[s.index()].clone(),
-                    cards: visible.then(|| declared.clone()),
-                });
-            }
         }
-        view
     }
 }

@@ -63,7 +63,8 @@ pub fn random_step(g: &mut Game, rng: &mut Xoshiro256PlusPlus, next: &mut u64) -
             let mut stoeck = false;
             if g.can_announce_stoeck(s) && rng.next_u32().is_multiple_of(2) {
                 if g.hand(s).len() < 9 && rng.next_u32().is_multiple_of(2) {
-                    let mut events = g.apply(s, Action::Stoeck, || unreachable!()).expect("stoeck");
+                    let mut events: Vec<Event> =
+                        g.apply(s, Action::Stoeck, || unreachable!()).expect("stoeck").into_iter().collect();
                     *next += 1;
                     let n = *next;
                     events.extend(
@@ -82,7 +83,7 @@ pub fn random_step(g: &mut Game, rng: &mut Xoshiro256PlusPlus, next: &mut u64) -
     };
     *next += 1;
     let n = *next;
-    g.apply(s, action, || seed_n(n)).expect("random legal action accepted")
+    g.apply(s, action, || seed_n(n)).expect("random legal action accepted").into_iter().collect()
 }
 
 pub fn rng(n: u64) -> Xoshiro256PlusPlus {
@@ -132,7 +133,10 @@ pub fn game_with(
 pub fn act(g: &mut Game, s: Seat, a: Action) -> Vec<Event> {
     let n = u64::from(g.round_number()) + 1000;
     let desc = format!("{a:?}");
-    g.apply(s, a, || seed_n(n)).unwrap_or_else(|e| panic!("seat {s} {desc} refused: {e}"))
+    g.apply(s, a, || seed_n(n))
+        .unwrap_or_else(|e| panic!("seat {s} {desc} refused: {e}"))
+        .into_iter()
+        .collect()
 }
 
 /// Plays `c` for seat `s` (no Weis, no Stöck); it must be accepted.
