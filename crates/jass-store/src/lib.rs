@@ -94,7 +94,7 @@ CREATE TABLE IF NOT EXISTS tables (
     last_active INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS entries (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id INTEGER PRIMARY KEY,
     table_id TEXT NOT NULL,
     entry TEXT NOT NULL
 );
@@ -214,12 +214,14 @@ fn load(conn: &Connection, only: Option<&str>) -> Result<Vec<StoredTable>, Store
 fn apply(tx: &Connection, op: &Op, ts: i64) -> rusqlite::Result<()> {
     match op {
         Op::Append { id, entry } => {
-            tx.execute(
+            // Cached statements: appends are the hot path (every accepted action).
+            tx.prepare_cached(
                 "INSERT INTO tables (id, last_active) VALUES (?1, ?2)
                  ON CONFLICT(id) DO UPDATE SET last_active = excluded.last_active",
-                params![id, ts],
-            )?;
-            tx.execute("INSERT INTO entries (table_id, entry) VALUES (?1, ?2)", params![id, entry])?;
+            )?
+            .execute(params![id, ts])?;
+            tx.prepare_cached("INSERT INTO entries (table_id, entry) VALUES (?1, ?2)")?
+                .execute(params![id, entry])?;
         }
         Op::Truncate { id, keep } => {
             tx.execute(
@@ -237,8 +239,8 @@ fn apply(tx: &Connection, op: &Op, ts: i64) -> rusqlite::Result<()> {
 }
 
 /// The store thread: drain the queue, one transaction per batch, one fsync per commit.
-/// A write that fails is rolled back alone (a savepoint each), so one bad write never
-/// costs the others in its batch.
+/// The whole batch is tried at once; only if a write in it fails is the batch redone
+/// with a savepoint per write, so one bad write never costs the others.
 fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
     let mut batch: Vec<Job> = Vec::with_capacity(256);
     while let Some(first) = rx.blocking_recv() {
@@ -250,36 +252,50 @@ fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
             }
         }
         let ts = now();
-        let mut results: Vec<Result<(), String>> = Vec::with_capacity(batch.len());
-        let commit = (|| -> rusqlite::Result<()> {
-            let mut tx = conn.transaction()?;
-            for job in &batch {
-                let mut sp = tx.savepoint()?;
-                match apply(&sp, &job.op, ts) {
-                    Ok(()) => {
-                        sp.commit()?;
-                        results.push(Ok(()));
-                    }
-                    Err(e) => {
-                        sp.rollback()?;
-                        results.push(Err(e.to_string()));
-                    }
+        let results = match commit_batch(&mut conn, &batch, ts) {
+            Ok(()) => vec![Ok(()); batch.len()],
+            Err(_) => commit_each(&mut conn, &batch, ts),
+        };
+        for (job, res) in batch.drain(..).zip(results) {
+            let _ = job.done.send(res);
+        }
+    }
+}
+
+/// All writes of a batch in one transaction (the common case).
+fn commit_batch(conn: &mut Connection, batch: &[Job], ts: i64) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    for job in batch {
+        apply(&tx, &job.op, ts)?;
+    }
+    tx.commit()
+}
+
+/// The slow path after a failed batch: a savepoint per write, one commit.
+fn commit_each(conn: &mut Connection, batch: &[Job], ts: i64) -> Vec<Result<(), String>> {
+    let mut results: Vec<Result<(), String>> = Vec::with_capacity(batch.len());
+    let outcome = (|| -> rusqlite::Result<()> {
+        let mut tx = conn.transaction()?;
+        for job in batch {
+            let mut sp = tx.savepoint()?;
+            match apply(&sp, &job.op, ts) {
+                Ok(()) => {
+                    sp.commit()?;
+                    results.push(Ok(()));
+                }
+                Err(e) => {
+                    sp.rollback()?;
+                    results.push(Err(e.to_string()));
                 }
             }
-            tx.commit()
-        })();
-        match commit {
-            Ok(()) => {
-                for (job, res) in batch.drain(..).zip(results) {
-                    let _ = job.done.send(res);
-                }
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "store commit failed");
-                for job in batch.drain(..) {
-                    let _ = job.done.send(Err(e.to_string()));
-                }
-            }
+        }
+        tx.commit()
+    })();
+    match outcome {
+        Ok(()) => results,
+        Err(e) => {
+            tracing::error!(error = %e, "store commit failed");
+            vec![Err(e.to_string()); batch.len()]
         }
     }
 }
