@@ -38,6 +38,8 @@ use tokio::sync::{mpsc, oneshot};
 const QUEUE: usize = 8192;
 /// At most this many writes share one transaction, so one commit never grows unbounded.
 const BATCH: usize = 4096;
+/// How long the store thread gathers writes before committing them together.
+const COMMIT_WINDOW: std::time::Duration = std::time::Duration::from_micros(700);
 
 /// A store failure. The caller must treat the write as not done.
 #[derive(Debug, thiserror::Error)]
@@ -245,6 +247,10 @@ fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
     let mut batch: Vec<Job> = Vec::with_capacity(256);
     while let Some(first) = rx.blocking_recv() {
         batch.push(first);
+        // Group commit window: writes that arrive within it share this commit's fsync.
+        // Without it nearly every write gets a commit of its own, and the kernel time
+        // of a thousand fsyncs a second crowds out the game.
+        std::thread::sleep(COMMIT_WINDOW);
         while batch.len() < BATCH {
             match rx.try_recv() {
                 Ok(j) => batch.push(j),
