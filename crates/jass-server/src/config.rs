@@ -82,7 +82,7 @@ impl Default for Config {
             rate_strikes: 10,
             malformed_strikes: 5,
             max_message_bytes: jass_protocol::MAX_MESSAGE_BYTES,
-            read_buffer_bytes: 1024,
+            read_buffer_bytes: 512,
             write_buffer_bytes: 0,
             max_write_buffer_bytes: 64 * 1024,
             max_tables: 10_000,
