@@ -1,8 +1,11 @@
 //! Engine throughput on one core.
 //!
 //! `cargo run --release -p jass-engine --example throughput` prints two lines:
-//! - `random_rounds_per_sec`: the fast path [`random_round`] (deal, contract, 36 random
-//!   legal plays, scoring), as bots use it for search;
+//! - `random_rounds_per_sec`: the fast path (deal, contract, 36 random legal plays,
+//!   scoring), as bots use it for search: [`random_rounds`] with two rounds per call,
+//!   the batched form search should use (one round alone is bound by its card-to-card
+//!   dependency chain; two interleaved let the CPU overlap them). `random1` measures
+//!   the single-round [`random_round`] instead, `random4`/`random8` other batch sizes;
 //! - `apply_rounds_per_sec`: the full checked path: [`Game::apply`] for the contract
 //!   and 36 plays (with the events), building the acting seat's [`Game::view`] before
 //!   each action as a bot would. A fresh game starts every 50 rounds so the record
@@ -14,7 +17,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use jass_engine::{Action, Contract, Game, Options, Seed, Viewer, random_round};
+use jass_engine::{Action, Contract, Game, Options, Seed, Viewer, random_round, random_rounds};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
@@ -70,13 +73,25 @@ fn apply_round(game: &mut Game, rng: &mut Xoshiro256PlusPlus) -> usize {
     events
 }
 
-fn random_rate() -> f64 {
+/// Rounds per second of [`random_round`], one round per call.
+fn random_single_rate() -> f64 {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5EED);
     measure(|| {
         for _ in 0..1000 {
             black_box(random_round(&mut rng));
         }
         1000
+    })
+}
+
+/// Rounds per second of [`random_rounds`], `K` rounds per call.
+fn random_rate<const K: usize>() -> f64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5EED);
+    measure(|| {
+        for _ in 0..1000 {
+            black_box(random_rounds::<K, _>(&mut rng));
+        }
+        1000 * K as u64
     })
 }
 
@@ -94,8 +109,23 @@ fn apply_rate() -> f64 {
 /// With an argument `random` or `apply`, measures only that path (for profiling).
 fn main() {
     let only = std::env::args().nth(1);
+    match only.as_deref() {
+        Some("random1") => {
+            println!("random_round_per_sec={:.0}", median((0..RUNS).map(|_| random_single_rate()).collect()));
+            return;
+        }
+        Some("random4") => {
+            println!("random4_per_sec={:.0}", median((0..RUNS).map(|_| random_rate::<4>()).collect()));
+            return;
+        }
+        Some("random8") => {
+            println!("random8_per_sec={:.0}", median((0..RUNS).map(|_| random_rate::<8>()).collect()));
+            return;
+        }
+        _ => {}
+    }
     if only.as_deref() != Some("apply") {
-        println!("random_rounds_per_sec={:.0}", median((0..RUNS).map(|_| random_rate()).collect()));
+        println!("random_rounds_per_sec={:.0}", median((0..RUNS).map(|_| random_rate::<2>()).collect()));
     }
     if only.as_deref() != Some("random") {
         println!("apply_rounds_per_sec={:.0}", median((0..RUNS).map(|_| apply_rate()).collect()));

@@ -218,6 +218,24 @@ impl CardSet {
         if n < (prefix >> 56) as u32 { Card::from_index(8 * k as u8 + bit) } else { None }
     }
 
+    /// A uniformly random card index of the non-empty set `bits`, drawn from `word`
+    /// as [`below`](crate::playout) does (the fraction carried on). Batched playouts
+    /// call it for every card: [`select`](Self::select) without the `Option`, whose
+    /// check would sit on every card's dependency chain. For an empty set the index is
+    /// meaningless but below 64.
+    #[inline]
+    pub(crate) fn pick_index(bits: u64, word: &mut u64) -> usize {
+        let prefix = Self(bits).prefix_counts();
+        let m = u128::from(*word) * u128::from(prefix >> 56);
+        *word = m as u64;
+        let n = (m >> 64) as u64;
+        let le = ((n * BYTES) | (0x80 * BYTES)).wrapping_sub(prefix) & (0x80 * BYTES);
+        let k = ((le >> 7).wrapping_mul(BYTES) >> 56) & 7;
+        let before = ((prefix << 8) >> (8 * k)) & 0xFF;
+        let byte = (bits >> (8 * k)) as usize & 0xFF;
+        8 * k as usize + usize::from(BYTE_NTH[byte][(n.wrapping_sub(before) & 7) as usize])
+    }
+
     /// Iterates the cards in index order.
     #[must_use]
     pub const fn iter(self) -> Iter {

@@ -69,7 +69,7 @@ pub use game::{
     CompletedTrick, CountPos, EndReason, Game, GameResult, LAST_TRICK_BONUS, MATCH_BONUS, Phase, RoundSummary,
 };
 pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, OptionsError, Preset};
-pub use playout::{Playout, play_random, random_hands, random_round};
+pub use playout::{Playout, play_random, random_hands, random_round, random_rounds};
 pub use record::{RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};
 pub use seat::{Seat, Team};
 pub use trick::{PlayedCard, PlayedCards, Trick, legal_cards};

@@ -7,12 +7,12 @@
 
 use rand::Rng;
 
-use crate::card::Card;
+use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
 use crate::game::{LAST_TRICK_BONUS, MATCH_BONUS};
 use crate::seat::Seat;
-use crate::trick::{legal_given, trick_keys};
+use crate::trick::{TrumpMasks, legal_follow, trick_keys};
 
 /// The outcome of one random round.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -82,6 +82,7 @@ pub fn play_random<R: Rng + ?Sized>(
 ) -> [u32; 2] {
     let pts = &tables(contract, old_undenufe).points;
     let keys = trick_keys(contract);
+    let masks = TrumpMasks::new(contract);
     let mut points = [0u32; 2];
     let mut tricks = [0u8; 2];
     let mut lead = leader;
@@ -103,7 +104,7 @@ pub fn play_random<R: Rng + ?Sized>(
         for k in 1..4 {
             let seat = lead.plus(k);
             let hand = hands[seat.index()];
-            let legal = legal_given(hand, Some(led), down, contract);
+            let legal = legal_follow(hand, led, down, masks);
             let Some(card) = pick(legal, &mut word) else { break };
             hands[seat.index()] = hand.without(card);
             p += u32::from(pts[card.index()]);
@@ -142,4 +143,151 @@ pub fn random_round<R: Rng + ?Sized>(rng: &mut R) -> Playout {
     let contract = Contract::ALL[below(&mut word, 6) as usize];
     let leader = Seat::ALL[below(&mut word, 4) as usize];
     Playout { contract, points: play_random(rng, hands, contract, leader, false) }
+}
+
+/// How many `next_u64` words one random round draws: eight for the deal (two per
+/// hand), one for the contract and leader, five for the plays (one per two tricks).
+const ROUND_WORDS: usize = 14;
+
+/// Per contract, suit led and card index: the card's trick key (as
+/// [`trick_keys`]) times 256 plus its points (`old_undenufe` off). One load serves
+/// both, and the 64-wide rows let a masked index skip the bounds check.
+static KEY_POINTS: [[[u16; 64]; 4]; 6] = {
+    let mut t = [[[0u16; 64]; 4]; 6];
+    let mut k = 0;
+    while k < 6 {
+        let contract = Contract::ALL[k];
+        let built = crate::contract::build(contract, false);
+        let keys = &crate::trick::TRICK_KEYS[k];
+        let mut led = 0;
+        while led < 4 {
+            let mut c = 0;
+            while c < 36 {
+                t[k][led][c] = (keys[led][c] as u16) << 8 | built.points[c] as u16;
+                c += 1;
+            }
+            led += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Plays `K` random rounds at once; the result equals `K` calls of [`random_round`]
+/// on the same `rng`, in order (the same words are drawn in the same order).
+///
+/// Why: one round is a chain of dependent steps (each card depends on the hands left
+/// by the card before), so a single round keeps the CPU waiting on that chain.
+/// Stepping `K` independent rounds side by side lets it overlap them; bots running
+/// many playouts for search should call this (`K` = 2 is a good choice).
+///
+/// ```
+/// # use rand::SeedableRng;
+/// let mut a = rand::rngs::Xoshiro256PlusPlus::from_seed([1; 32]);
+/// let mut b = a.clone();
+/// let batch = jass_engine::random_rounds::<4, _>(&mut a);
+/// assert!(batch.iter().all(|p| *p == jass_engine::random_round(&mut b)));
+/// ```
+pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; K] {
+    let mut words = [[0u64; ROUND_WORDS]; K];
+    for w in words.iter_mut().flatten() {
+        *w = rng.next_u64();
+    }
+
+    // The deal, as in `random_hands`, one step of every round at a time.
+    let mut decks: [[u8; 36]; K] = [std::array::from_fn(|i| i as u8); K];
+    let mut hands = [[0u64; 4]; K];
+    for h in (0..4).rev() {
+        let first = 2 * (3 - h);
+        let mut word: [u64; K] = std::array::from_fn(|r| words[r][first]);
+        let mut bits = [0u64; K];
+        let mut step = |i: usize, word: &mut [u64; K]| {
+            for r in 0..K {
+                let j = below(&mut word[r], i as u32 + 1) as usize;
+                decks[r].swap(i, j);
+                bits[r] |= 1 << (decks[r][i] & 63);
+            }
+        };
+        for i in (9 * h + 4..9 * h + 9).rev() {
+            step(i, &mut word);
+        }
+        word = std::array::from_fn(|r| words[r][first + 1]);
+        for i in (9 * h..9 * h + 4).rev() {
+            step(i, &mut word);
+        }
+        for r in 0..K {
+            hands[r][h] = bits[r];
+        }
+    }
+
+    // Contract and leader, as in `random_round`.
+    let mut contract = [Contract::ALL[0]; K];
+    let mut lead = [0usize; K];
+    for r in 0..K {
+        let mut word = words[r][8];
+        contract[r] = Contract::ALL[below(&mut word, 6) as usize];
+        lead[r] = below(&mut word, 4) as usize & 3;
+    }
+
+    // The plays, as in `play_random`, one card of every round at a time, on plain
+    // integers: seats as 0..4, cards as indices.
+    let key_points: [&[[u16; 64]; 4]; K] = std::array::from_fn(|r| &KEY_POINTS[contract[r].index()]);
+    let masks: [TrumpMasks; K] = std::array::from_fn(|r| TrumpMasks::new(contract[r]));
+    let mut points = [[0u32; 2]; K];
+    let mut tricks = [[0u8; 2]; K];
+    let mut word = [0u64; K];
+    for n in 0..9 {
+        if n % 2 == 0 {
+            word = std::array::from_fn(|r| words[r][9 + n / 2]);
+        }
+        let mut down = [0u64; K];
+        let mut led = [0usize; K];
+        let mut p = [0u32; K];
+        let mut winner = lead;
+        let mut best = [0u16; K];
+        for r in 0..K {
+            let c = CardSet::pick_index(hands[r][lead[r]], &mut word[r]);
+            hands[r][lead[r]] &= !(1 << c);
+            led[r] = (c / 9) & 3;
+            down[r] = 1 << c;
+            let kp = key_points[r][led[r]][c];
+            p[r] = u32::from(kp & 0xFF);
+            best[r] = kp >> 8;
+        }
+        for k in 1..4 {
+            for r in 0..K {
+                let seat = (lead[r] + k) & 3;
+                let hand = hands[r][seat];
+                let led_suit = Suit::from_index(led[r]);
+                let legal =
+                    legal_follow(CardSet::from_bits(hand), led_suit, CardSet::from_bits(down[r]), masks[r]);
+                let c = CardSet::pick_index(legal.bits(), &mut word[r]);
+                hands[r][seat] = hand & !(1 << c);
+                down[r] |= 1 << c;
+                let kp = key_points[r][led[r]][c];
+                p[r] += u32::from(kp & 0xFF);
+                let key = kp >> 8;
+                winner[r] = if key > best[r] { seat } else { winner[r] };
+                best[r] = best[r].max(key);
+            }
+        }
+        for r in 0..K {
+            let team = winner[r] & 1;
+            if n == 8 {
+                p[r] += LAST_TRICK_BONUS;
+            }
+            points[r][team] += p[r];
+            tricks[r][team] += 1;
+            lead[r] = winner[r];
+        }
+    }
+    std::array::from_fn(|r| {
+        let mut pts = points[r];
+        for t in 0..2 {
+            if tricks[r][t] == 9 {
+                pts[t] += MATCH_BONUS;
+            }
+        }
+        Playout { contract: contract[r], points: pts }
+    })
 }

@@ -176,7 +176,7 @@ pub(crate) fn trick_keys(contract: Contract) -> &'static [[u8; 36]; 4] {
 }
 
 /// [`trick_key`] for every contract, suit led and card.
-static TRICK_KEYS: [[[u8; 36]; 4]; 6] = {
+pub(crate) static TRICK_KEYS: [[[u8; 36]; 4]; 6] = {
     let mut keys = [[[0u8; 36]; 4]; 6];
     let mut k = 0;
     while k < 6 {
@@ -217,6 +217,50 @@ static TRICK_KEYS: [[[u8; 36]; 4]; 6] = {
 #[must_use]
 pub fn legal_cards(hand: CardSet, trick: &Trick, contract: Contract) -> CardSet {
     legal_given(hand, trick.led_suit(), trick.set(), contract)
+}
+
+/// The trump facts [`legal_follow`] needs, fixed for a whole round.
+#[derive(Copy, Clone)]
+pub(crate) struct TrumpMasks {
+    /// The trump suit's cards (empty without trump).
+    pub(crate) suit: CardSet,
+    /// The Puur (empty without trump).
+    pub(crate) puur: CardSet,
+    /// The trump suit (any suit without trump: then never used).
+    pub(crate) trump: Suit,
+}
+
+impl TrumpMasks {
+    /// The masks of `contract`.
+    #[inline]
+    pub(crate) fn new(contract: Contract) -> Self {
+        match contract.trump() {
+            Some(t) => {
+                Self { suit: CardSet::suit(t), puur: CardSet::single(Card::new(t, Rank::Jack)), trump: t }
+            }
+            None => Self { suit: CardSet::EMPTY, puur: CardSet::EMPTY, trump: Suit::Hearts },
+        }
+    }
+}
+
+/// [`legal_given`] for a card that follows (`led` is the suit led), written without
+/// data-dependent branches: random playouts call it for 27 cards a round, and its
+/// outcome (can the seat follow? may it trump?) is a coin flip a predictor would miss.
+#[inline]
+pub(crate) fn legal_follow(hand: CardSet, led: Suit, down: CardSet, t: TrumpMasks) -> CardSet {
+    let (hand, led_mask) = (hand.bits(), CardSet::suit(led).bits());
+    let follow = hand & led_mask;
+    let trumps = hand & t.suit.bits();
+    // R5.1, R5.2: follow suit if you can (with trump led, the Puur alone does not
+    // oblige); R5.3: trumping is allowed too (no trumps without trump; and with trump
+    // led they are already in `follow`).
+    let base = if follow & !t.puur.bits() == 0 { hand } else { follow };
+    let ok = base | trumps;
+    // R5.4: no undertrumping when another suit is led, unless the hand holds nothing
+    // but trumps.
+    let other_led = t.suit.bits() != 0 && led_mask != t.suit.bits() && trumps != hand;
+    let under = undertrumps(down, t.trump).bits();
+    CardSet::from_bits(ok & !if other_led { under } else { 0 })
 }
 
 /// [`legal_cards`] from the suit led and the set of cards already in the trick: the

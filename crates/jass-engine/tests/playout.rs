@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use jass_engine::{Action, Contract, Options, Seat, play_random, random_hands, random_round};
+use jass_engine::{Action, Contract, Options, Seat, play_random, random_hands, random_round, random_rounds};
 use rand::Rng;
 
 /// `play_random`'s pick: the `below(len)`-th legal card, drawn from a word that keeps
@@ -62,4 +62,22 @@ fn random_round_scores_157_or_257() {
         let p = random_round(&mut r);
         assert!(matches!(p.points[0] + p.points[1], 157 | 257), "{p:?}");
     }
+}
+
+/// `random_rounds` (the batched playouts) equals as many calls of `random_round` on
+/// the same generator, for several batch sizes, and leaves it in the same state.
+#[test]
+fn random_rounds_equal_random_round_in_sequence() {
+    let (mut batched, mut single) = (rng(7), rng(7));
+    for _ in 0..3000 {
+        for p in random_rounds::<2, _>(&mut batched) {
+            assert_eq!(p, random_round(&mut single));
+        }
+        for p in random_rounds::<3, _>(&mut batched) {
+            assert_eq!(p, random_round(&mut single));
+        }
+        let [p] = random_rounds::<1, _>(&mut batched);
+        assert_eq!(p, random_round(&mut single));
+    }
+    assert_eq!(batched.next_u64(), single.next_u64());
 }
