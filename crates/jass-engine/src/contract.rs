@@ -191,7 +191,7 @@ pub fn set_points(cards: CardSet, contract: Contract, old_undenufe: bool) -> u32
 /// For each 9-bit pattern of trump ranks (bit r = rank r in the natural order), the
 /// pattern of the ranks below its highest card in the trump order (0 for no trump):
 /// the undertrumps of R5.4 in one lookup.
-static UNDERTRUMPS: [u16; 512] = {
+pub(crate) static UNDERTRUMPS: [u16; 512] = {
     let mut out = [0u16; 512];
     let mut p = 1;
     while p < 512 {

@@ -7,12 +7,12 @@
 
 use rand::Rng;
 
-use crate::card::{Card, Suit};
+use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
 use crate::game::{LAST_TRICK_BONUS, MATCH_BONUS};
 use crate::seat::Seat;
-use crate::trick::{TrumpMasks, legal_follow, trick_keys};
+use crate::trick::{TrumpMasks, legal_follow, legal_follow_bits, trick_keys};
 
 /// The outcome of one random round.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -149,6 +149,9 @@ pub fn random_round<R: Rng + ?Sized>(rng: &mut R) -> Playout {
 /// hand), one for the contract and leader, five for the plays (one per two tricks).
 const ROUND_WORDS: usize = 14;
 
+/// The nine cards of the first suit, as bits.
+const SUIT_MASK: u64 = 0x1FF;
+
 /// Per contract, suit led and card index: the card's trick key (as
 /// [`trick_keys`]) times 256 plus its points (`old_undenufe` off). One load serves
 /// both, and the 64-wide rows let a masked index skip the bounds check.
@@ -242,6 +245,7 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
         }
         let mut down = [0u64; K];
         let mut led = [0usize; K];
+        let mut led_mask = [0u64; K];
         let mut p = [0u32; K];
         let mut winner = lead;
         let mut best = [0u16; K];
@@ -249,6 +253,7 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
             let c = CardSet::pick_index(hands[r][lead[r]], &mut word[r]);
             hands[r][lead[r]] &= !(1 << c);
             led[r] = (c / 9) & 3;
+            led_mask[r] = SUIT_MASK << (9 * led[r]);
             down[r] = 1 << c;
             let kp = key_points[r][led[r]][c];
             p[r] = u32::from(kp & 0xFF);
@@ -258,10 +263,8 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
             for r in 0..K {
                 let seat = (lead[r] + k) & 3;
                 let hand = hands[r][seat];
-                let led_suit = Suit::from_index(led[r]);
-                let legal =
-                    legal_follow(CardSet::from_bits(hand), led_suit, CardSet::from_bits(down[r]), masks[r]);
-                let c = CardSet::pick_index(legal.bits(), &mut word[r]);
+                let legal = legal_follow_bits(hand, led_mask[r], down[r], masks[r]);
+                let c = CardSet::pick_index(legal, &mut word[r]);
                 hands[r][seat] = hand & !(1 << c);
                 down[r] |= 1 << c;
                 let kp = key_points[r][led[r]][c];

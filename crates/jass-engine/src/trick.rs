@@ -219,15 +219,15 @@ pub fn legal_cards(hand: CardSet, trick: &Trick, contract: Contract) -> CardSet 
     legal_given(hand, trick.led_suit(), trick.set(), contract)
 }
 
-/// The trump facts [`legal_follow`] needs, fixed for a whole round.
+/// The trump facts [`legal_follow`] needs, fixed for a whole round, as raw bits.
 #[derive(Copy, Clone)]
 pub(crate) struct TrumpMasks {
-    /// The trump suit's cards (empty without trump).
-    pub(crate) suit: CardSet,
-    /// The Puur (empty without trump).
-    pub(crate) puur: CardSet,
-    /// The trump suit (any suit without trump: then never used).
-    pub(crate) trump: Suit,
+    /// The trump suit's cards (0 without trump).
+    suit: u64,
+    /// The Puur (0 without trump).
+    puur: u64,
+    /// Where the trump suit starts (9 × suit; 0 without trump, then never used).
+    shift: u32,
 }
 
 impl TrumpMasks {
@@ -235,10 +235,12 @@ impl TrumpMasks {
     #[inline]
     pub(crate) fn new(contract: Contract) -> Self {
         match contract.trump() {
-            Some(t) => {
-                Self { suit: CardSet::suit(t), puur: CardSet::single(Card::new(t, Rank::Jack)), trump: t }
-            }
-            None => Self { suit: CardSet::EMPTY, puur: CardSet::EMPTY, trump: Suit::Hearts },
+            Some(t) => Self {
+                suit: CardSet::suit(t).bits(),
+                puur: CardSet::single(Card::new(t, Rank::Jack)).bits(),
+                shift: 9 * t as u32,
+            },
+            None => Self { suit: 0, puur: 0, shift: 0 },
         }
     }
 }
@@ -248,19 +250,25 @@ impl TrumpMasks {
 /// outcome (can the seat follow? may it trump?) is a coin flip a predictor would miss.
 #[inline]
 pub(crate) fn legal_follow(hand: CardSet, led: Suit, down: CardSet, t: TrumpMasks) -> CardSet {
-    let (hand, led_mask) = (hand.bits(), CardSet::suit(led).bits());
+    CardSet::from_bits(legal_follow_bits(hand.bits(), CardSet::suit(led).bits(), down.bits(), t))
+}
+
+/// [`legal_follow`] on raw bits (`led_mask`: the cards of the suit led), for the
+/// batched playouts, which keep sets as plain words.
+#[inline]
+pub(crate) fn legal_follow_bits(hand: u64, led_mask: u64, down: u64, t: TrumpMasks) -> u64 {
     let follow = hand & led_mask;
-    let trumps = hand & t.suit.bits();
+    let trumps = hand & t.suit;
     // R5.1, R5.2: follow suit if you can (with trump led, the Puur alone does not
     // oblige); R5.3: trumping is allowed too (no trumps without trump; and with trump
     // led they are already in `follow`).
-    let base = if follow & !t.puur.bits() == 0 { hand } else { follow };
+    let base = if follow & !t.puur == 0 { hand } else { follow };
     let ok = base | trumps;
     // R5.4: no undertrumping when another suit is led, unless the hand holds nothing
     // but trumps.
-    let other_led = t.suit.bits() != 0 && led_mask != t.suit.bits() && trumps != hand;
-    let under = undertrumps(down, t.trump).bits();
-    CardSet::from_bits(ok & !if other_led { under } else { 0 })
+    let other_led = t.suit != 0 && led_mask != t.suit && trumps != hand;
+    let under = u64::from(crate::contract::UNDERTRUMPS[(down >> t.shift) as usize & 511]) << t.shift;
+    ok & !if other_led { under } else { 0 }
 }
 
 /// [`legal_cards`] from the suit led and the set of cards already in the trick: the
