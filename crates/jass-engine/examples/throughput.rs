@@ -5,7 +5,7 @@
 //!   scoring), as bots use it for search: [`random_rounds`] with two rounds per call,
 //!   the batched form search should use (one round alone is bound by its card-to-card
 //!   dependency chain; two interleaved let the CPU overlap them). `random1` measures
-//!   the single-round [`random_round`] instead, `random4`/`random8` other batch sizes;
+//!   the single-round [`random_round`] instead, `random3`/`random4` other batch sizes;
 //! - `apply_rounds_per_sec`: the full checked path: [`Game::apply`] for the contract
 //!   and 36 plays (with the events), building the acting seat's [`Game::view`] before
 //!   each action as a bot would. A fresh game starts every 50 rounds so the record
@@ -118,8 +118,8 @@ fn main() {
             println!("random4_per_sec={:.0}", median((0..RUNS).map(|_| random_rate::<4>()).collect()));
             return;
         }
-        Some("random8") => {
-            println!("random8_per_sec={:.0}", median((0..RUNS).map(|_| random_rate::<8>()).collect()));
+        Some("random3") => {
+            println!("random3_per_sec={:.0}", median((0..RUNS).map(|_| random_rate::<3>()).collect()));
             return;
         }
         _ => {}
