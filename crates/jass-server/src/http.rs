@@ -22,7 +22,7 @@ use tower_http::trace::TraceLayer;
 use crate::App;
 use crate::stats::bump;
 use crate::table::Refusal;
-use crate::table::actor::{Spawn, finished_record, spawn, valid_name};
+use crate::table::actor::{finished_record, spawn, valid_name};
 use crate::table::rebuild::Rebuilt;
 
 /// Largest HTTP request body: create and join bodies are a few hundred bytes.
@@ -139,16 +139,7 @@ async fn create(
     }
     let guard = app.guards.guard().ok_or_else(|| busy("tables"))?;
     let id: Arc<str> = new_table_id().into();
-    let handle = spawn(Spawn {
-        id: Arc::clone(&id),
-        options,
-        store: Arc::clone(&app.store),
-        registry: Arc::clone(&app.registry),
-        shutdown: app.shutdown.clone(),
-        guard,
-        mailbox: app.config.table_mailbox,
-        idle_timeout: app.config.table_idle_timeout,
-    });
+    let handle = spawn(app.table_spawn(Arc::clone(&id), options, guard));
     if !app.registry.insert(Arc::clone(&id), handle.clone()) {
         return Err(busy("tables"));
     }

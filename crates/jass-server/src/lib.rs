@@ -77,6 +77,25 @@ pub(crate) struct App {
 }
 
 impl App {
+    /// What a table actor needs from the server, for a new or a restored table.
+    pub(crate) fn table_spawn(
+        &self,
+        id: Arc<str>,
+        options: jass_engine::Options,
+        guard: shutdown::TaskGuard,
+    ) -> table::actor::Spawn {
+        table::actor::Spawn {
+            id,
+            options,
+            store: Arc::clone(&self.store),
+            registry: Arc::clone(&self.registry),
+            shutdown: self.shutdown.clone(),
+            guard,
+            mailbox: self.config.table_mailbox,
+            idle_timeout: self.config.table_idle_timeout,
+        }
+    }
+
     /// A new connection id.
     pub(crate) fn next_conn_id(&self) -> u64 {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
@@ -215,19 +234,8 @@ async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
         }
         let Some(guard) = app.guards.guard() else { break };
         let id: Arc<str> = t.id.as_str().into();
-        let handle = table::actor::restore(
-            table::actor::Spawn {
-                id: Arc::clone(&id),
-                options: rebuilt.options,
-                store: Arc::clone(&app.store),
-                registry: Arc::clone(&app.registry),
-                shutdown: app.shutdown.clone(),
-                guard,
-                mailbox: app.config.table_mailbox,
-                idle_timeout: app.config.table_idle_timeout,
-            },
-            rebuilt,
-        );
+        let spawn = app.table_spawn(Arc::clone(&id), rebuilt.options, guard);
+        let handle = table::actor::restore(spawn, rebuilt);
         if app.registry.insert(id, handle) {
             restored += 1;
         } else {
