@@ -125,8 +125,10 @@ pub enum Event {
         /// The scoring side's Weis, revealed to all.
         revealed: Vec<(Seat, Vec<Weis>)>,
     },
-    /// A round ended; its seed is revealed.
-    RoundScored(crate::game::RoundSummary),
+    /// A round ended; its seed is revealed. Boxed: it comes once a round, and inline it
+    /// would make every event (and the events of every action, copied out of `apply`)
+    /// twice as large.
+    RoundScored(Box<crate::game::RoundSummary>),
     /// A seat claimed the win (R10).
     Bedanke {
         /// Who said it.

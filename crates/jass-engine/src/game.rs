@@ -867,7 +867,7 @@ impl Game {
         let summary = self.summary(true);
         self.freeze_crossings();
         self.history.push(summary.clone());
-        events.push(Event::RoundScored(summary));
+        events.push(Event::RoundScored(Box::new(summary)));
         // The finished round stays `self.round` if the game ends here, so `totals()`
         // (totals before the round + its credits) stays right; `totals_before` moves on
         // only when the next round is dealt.
