@@ -11,7 +11,6 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 
-use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::seat::Seat;
 
@@ -84,6 +83,22 @@ hex_type!(Commitment);
 
 /// A uniform integer in `0..n` by rejection sampling on `next_u32` (no modulo bias).
 fn uniform(rng: &mut ChaCha20Rng, n: u32) -> u32 {
+    // The shuffle's bounds come from a table: two divisions per draw (the zone and the
+    // remainder) were a large share of the time a deal takes.
+    let Some(&(zone, m)) = UNIFORM.get(n as usize) else {
+        return uniform_slow(rng, n);
+    };
+    loop {
+        let x = rng.next_u32();
+        if x <= zone {
+            return mod_by(x, m, n);
+        }
+    }
+}
+
+/// [`uniform`] with divisions, for bounds past the table (no deal needs them).
+#[cold]
+fn uniform_slow(rng: &mut ChaCha20Rng, n: u32) -> u32 {
     let zone = u32::MAX - (u32::MAX - n + 1) % n;
     loop {
         let x = rng.next_u32();
@@ -91,6 +106,27 @@ fn uniform(rng: &mut ChaCha20Rng, n: u32) -> u32 {
             return x % n;
         }
     }
+}
+
+/// Per bound `n` in `1..=36`: the rejection zone `u32::MAX − (2³² mod n)` and the
+/// multiplier `⌊(2⁶⁴ − 1) / n⌋ + 1` of [`mod_by`] (index 0 is unused).
+static UNIFORM: [(u32, u64); 37] = {
+    let mut t = [(0u32, 0u64); 37];
+    let mut n = 1;
+    while n < 37 {
+        let zone = u32::MAX - (u32::MAX - n as u32 + 1) % n as u32;
+        t[n] = (zone, (u64::MAX / n as u64).wrapping_add(1));
+        n += 1;
+    }
+    t
+};
+
+/// `x mod n` by multiplications (Lemire, Kaser and Kurz, "Faster remainder by direct
+/// computation", 2019: exact for every 32-bit `x` and `n`), given `m` from [`UNIFORM`].
+#[inline]
+fn mod_by(x: u32, m: u64, n: u32) -> u32 {
+    let low = m.wrapping_mul(u64::from(x));
+    ((u128::from(low) * u128::from(n)) >> 64) as u32
 }
 
 /// The outcome of dealing a seed.
@@ -128,13 +164,13 @@ pub fn deal(seed: Seed, dealer: Option<Seat>) -> Deal {
     }
     let drawn = Seat::ALL[uniform(&mut rng, 4) as usize & 3];
     let dealer = dealer.unwrap_or(drawn);
-    let mut hands = [CardSet::EMPTY; 4];
-    for (p, &c) in deck.iter().enumerate() {
-        let seat = dealer.plus(1 + (p / 3) % 4);
-        if let Some(card) = Card::from_index(c) {
-            hands[seat.index()] = hands[seat.index()].with(card);
-        }
+    // Packet k of three cards goes to the k-th seat (mod 4) after the dealer. Collected
+    // per place after the dealer first, so every hand builds in a register.
+    let mut after_dealer = [0u64; 4];
+    for (k, packet) in deck.chunks_exact(3).enumerate() {
+        after_dealer[k % 4] |= packet.iter().fold(0, |bits, &c| bits | 1 << (c & 63));
     }
+    let hands = Seat::ALL.map(|s| CardSet::from_bits(after_dealer[(s.distance_from(dealer) + 3) % 4]));
     Deal { hands, dealer }
 }
 
@@ -148,6 +184,27 @@ mod tests {
         assert_eq!(s.to_string().parse::<Seed>().unwrap(), s);
         assert!("zz".parse::<Seed>().is_err());
         assert!("ab".repeat(33).parse::<Seed>().is_err());
+    }
+
+    /// The table-driven remainder equals `%` for every bound a deal uses, on the
+    /// edges of the range and on many words in between.
+    #[test]
+    fn mod_by_matches_the_remainder() {
+        let mut x = 0x9E37_79B9u32;
+        for n in 1..=36u32 {
+            let (zone, m) = UNIFORM[n as usize];
+            assert_eq!(zone, u32::MAX - (u32::MAX - n + 1) % n);
+            let edges = [0, 1, n - 1, n, n + 1, zone, zone.wrapping_add(1), u32::MAX - 1, u32::MAX];
+            for v in edges {
+                assert_eq!(mod_by(v, m, n), v % n, "{v} mod {n}");
+            }
+            for _ in 0..100_000 {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                assert_eq!(mod_by(x, m, n), x % n, "{x} mod {n}");
+            }
+        }
     }
 
     /// R12: the commitment is SHA-256 of the 32 seed bytes.
