@@ -48,9 +48,10 @@ pub fn random_hands<R: Rng + ?Sized>(rng: &mut R) -> [CardSet; 4] {
     let mut deck: [u8; 36] = std::array::from_fn(|i| i as u8);
     let mut hands = [0u64; 4];
     // Fisher–Yates from the top; position i is final once swapped, so deal it at once:
-    // positions 27–35 to hand 3, 18–26 to hand 2, and so on. Each hand takes two words:
+    // positions 27–35 to hand 3, 18–26 to hand 2, 9–17 to hand 1. The nine cards left
+    // are hand 0 whatever their order, so they take no draws. Each hand takes two words:
     // five draws below 36 or less spend under 26 bits of the first, four the second.
-    for (h, hand) in hands.iter_mut().enumerate().rev() {
+    for (h, hand) in hands.iter_mut().enumerate().skip(1).rev() {
         let mut bits = 0;
         let mut word = rng.next_u64();
         for i in (9 * h..9 * h + 9).rev() {
@@ -63,6 +64,7 @@ pub fn random_hands<R: Rng + ?Sized>(rng: &mut R) -> [CardSet; 4] {
         }
         *hand = bits;
     }
+    hands[0] = CardSet::DECK.bits() & !(hands[1] | hands[2] | hands[3]);
     hands.map(CardSet::from_bits)
 }
 
@@ -145,9 +147,13 @@ pub fn random_round<R: Rng + ?Sized>(rng: &mut R) -> Playout {
     Playout { contract, points: play_random(rng, hands, contract, leader, false) }
 }
 
-/// How many `next_u64` words one random round draws: eight for the deal (two per
-/// hand), one for the contract and leader, five for the plays (one per two tricks).
-const ROUND_WORDS: usize = 14;
+/// How many `next_u64` words one random round draws: six for the deal (two for each
+/// hand but the last), one for the contract and leader, five for the plays (one per
+/// two tricks).
+const ROUND_WORDS: usize = 12;
+
+/// Where a round's words for the plays start.
+const PLAY_WORDS: usize = 7;
 
 /// The nine cards of the first suit, as bits.
 const SUIT_MASK: u64 = 0x1FF;
@@ -192,15 +198,19 @@ static KEY_POINTS: [[[u16; 64]; 4]; 6] = {
 /// assert!(batch.iter().all(|p| *p == jass_engine::random_round(&mut b)));
 /// ```
 pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; K] {
+    // Plain indexed loops: through an iterator adapter the generator's state went back
+    // to memory after every word.
     let mut words = [[0u64; ROUND_WORDS]; K];
-    for w in words.iter_mut().flatten() {
-        *w = rng.next_u64();
+    for round in &mut words {
+        for w in round.iter_mut() {
+            *w = rng.next_u64();
+        }
     }
 
     // The deal, as in `random_hands`, one step of every round at a time.
     let mut decks: [[u8; 36]; K] = [std::array::from_fn(|i| i as u8); K];
     let mut hands = [[0u64; 4]; K];
-    for h in (0..4).rev() {
+    for h in (1..4).rev() {
         let first = 2 * (3 - h);
         let mut word: [u64; K] = std::array::from_fn(|r| words[r][first]);
         let mut bits = [0u64; K];
@@ -222,12 +232,15 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
             hands[r][h] = bits[r];
         }
     }
+    for hand in &mut hands {
+        hand[0] = CardSet::DECK.bits() & !(hand[1] | hand[2] | hand[3]);
+    }
 
     // Contract and leader, as in `random_round`.
     let mut contract = [Contract::ALL[0]; K];
     let mut lead = [0usize; K];
     for r in 0..K {
-        let mut word = words[r][8];
+        let mut word = words[r][PLAY_WORDS - 1];
         contract[r] = Contract::ALL[below(&mut word, 6) as usize];
         lead[r] = below(&mut word, 4) as usize & 3;
     }
@@ -239,25 +252,29 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
     let mut points = [[0u32; 2]; K];
     let mut tricks = [[0u8; 2]; K];
     let mut word = [0u64; K];
-    for n in 0..9 {
+    // The first eight tricks; the ninth has one card left in every hand, so it needs
+    // no draw (a pick from one card takes that card and leaves the word as it was).
+    for n in 0..8 {
         if n % 2 == 0 {
-            word = std::array::from_fn(|r| words[r][9 + n / 2]);
+            word = std::array::from_fn(|r| words[r][PLAY_WORDS + n / 2]);
         }
         let mut down = [0u64; K];
-        let mut led = [0usize; K];
         let mut led_mask = [0u64; K];
+        let mut row = [&key_points[0][0]; K];
         let mut p = [0u32; K];
-        let mut winner = lead;
+        // The best card so far as its trick key (high byte) over the seat that played
+        // it: one maximum tracks both, as cards that can win have distinct keys.
         let mut best = [0u16; K];
         for r in 0..K {
             let c = CardSet::pick_index(hands[r][lead[r]], &mut word[r]);
             hands[r][lead[r]] &= !(1 << c);
-            led[r] = (c / 9) & 3;
-            led_mask[r] = SUIT_MASK << (9 * led[r]);
+            let led = (c / 9) & 3;
+            led_mask[r] = SUIT_MASK << (9 * led);
+            row[r] = &key_points[r][led];
             down[r] = 1 << c;
-            let kp = key_points[r][led[r]][c];
+            let kp = row[r][c & 63];
             p[r] = u32::from(kp & 0xFF);
-            best[r] = kp >> 8;
+            best[r] = (kp & 0xFF00) | lead[r] as u16;
         }
         for k in 1..4 {
             for r in 0..K {
@@ -267,22 +284,32 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
                 let c = CardSet::pick_index(legal, &mut word[r]);
                 hands[r][seat] = hand & !(1 << c);
                 down[r] |= 1 << c;
-                let kp = key_points[r][led[r]][c];
+                let kp = row[r][c & 63];
                 p[r] += u32::from(kp & 0xFF);
-                let key = kp >> 8;
-                winner[r] = if key > best[r] { seat } else { winner[r] };
-                best[r] = best[r].max(key);
+                best[r] = best[r].max((kp & 0xFF00) | seat as u16);
             }
         }
         for r in 0..K {
-            let team = winner[r] & 1;
-            if n == 8 {
-                p[r] += LAST_TRICK_BONUS;
-            }
-            points[r][team] += p[r];
-            tricks[r][team] += 1;
-            lead[r] = winner[r];
+            let winner = usize::from(best[r] & 3);
+            points[r][winner & 1] += p[r];
+            tricks[r][winner & 1] += 1;
+            lead[r] = winner;
         }
+    }
+    for r in 0..K {
+        // The last trick: every seat plays its last card.
+        let first = hands[r][lead[r]].trailing_zeros() as usize & 63;
+        let row = &key_points[r][(first / 9) & 3];
+        let (mut p, mut best) = (LAST_TRICK_BONUS, 0);
+        for k in 0..4 {
+            let seat = (lead[r] + k) & 3;
+            let kp = row[hands[r][seat].trailing_zeros() as usize & 63];
+            p += u32::from(kp & 0xFF);
+            best = best.max((kp & 0xFF00) | seat as u16);
+        }
+        let team = usize::from(best & 1);
+        points[r][team] += p;
+        tricks[r][team] += 1;
     }
     std::array::from_fn(|r| {
         let mut pts = points[r];
