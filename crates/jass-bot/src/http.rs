@@ -86,6 +86,14 @@ impl Server {
         self.call::<(), _>("GET", &format!("/api/tables/{table}"), None).await
     }
 
+    /// `GET /api/stats`: the server's counters, as plain JSON (they are for people).
+    ///
+    /// # Errors
+    /// The network, or an answer that is not JSON.
+    pub async fn stats(&self) -> Result<serde_json::Value, BotError> {
+        self.call::<(), _>("GET", "/api/stats", None).await
+    }
+
     async fn call<B: Serialize, T: DeserializeOwned>(
         &self,
         method: &str,

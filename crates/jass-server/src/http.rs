@@ -238,5 +238,5 @@ async fn record(State(app): State<Arc<App>>, Path(table): Path<String>) -> Resul
 
 /// `GET /api/stats`: the server's counters (protocol.md section 1).
 async fn stats(State(app): State<Arc<App>>) -> Response {
-    axum::Json(app.stats.snapshot(app.registry.len())).into_response()
+    axum::Json(app.stats.snapshot(app.registry.len(), app.store.metrics())).into_response()
 }

@@ -127,8 +127,9 @@ impl Stats {
         *map.entry(code).or_insert(0) += 1;
     }
 
-    /// The JSON answer of `GET /api/stats`; `tables` comes from the registry.
-    pub(crate) fn snapshot(&self, tables: usize) -> Snapshot {
+    /// The JSON answer of `GET /api/stats`; `tables` comes from the registry, `store`
+    /// from the store (`None` without a disk).
+    pub(crate) fn snapshot(&self, tables: usize, store: Option<jass_store::Metrics>) -> Snapshot {
         let messages_in = MSG_TYPES
             .iter()
             .zip(&self.messages_in)
@@ -158,6 +159,7 @@ impl Stats {
             per_ip_refusals: get(&self.per_ip_refusals),
             table_rate_refusals: get(&self.table_rate_refusals),
             origin_refusals: get(&self.origin_refusals),
+            store,
         }
     }
 }
@@ -180,4 +182,5 @@ pub(crate) struct Snapshot {
     per_ip_refusals: u64,
     table_rate_refusals: u64,
     origin_refusals: u64,
+    store: Option<jass_store::Metrics>,
 }

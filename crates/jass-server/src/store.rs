@@ -114,6 +114,11 @@ pub trait Store: Send + Sync + 'static {
         let _ = table;
         None
     }
+
+    /// The disk writer's counters, for `/api/stats`; `None` for stores without one.
+    fn metrics(&self) -> Option<jass_store::Metrics> {
+        None
+    }
 }
 
 /// Keeps entries in memory: durable for the life of the process only. The default,
@@ -242,5 +247,9 @@ impl Store for SqliteStore {
     fn load(&self, table: &str) -> Option<Vec<Entry>> {
         let t = self.inner.read_table(table).ok().flatten()?;
         Some(parse_entries(&t.id, &t.entries))
+    }
+
+    fn metrics(&self) -> Option<jass_store::Metrics> {
+        Some(self.inner.metrics())
     }
 }

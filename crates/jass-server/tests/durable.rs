@@ -179,6 +179,15 @@ async fn sigkill_mid_round_loses_nothing_acknowledged() {
         final_view["result"],
         "the result equals an uninterrupted replay"
     );
+    // The store's writer reports its work to operators.
+    let (_, body) = server.http("GET", "/api/stats", None).await;
+    let stats: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let store = &stats["store"];
+    assert!(store["commits"].as_u64().unwrap() > 0, "{stats}");
+    assert!(store["writes"].as_u64().unwrap() >= store["commits"].as_u64().unwrap(), "{stats}");
+    let histogram: u64 =
+        store["commit_ms_histogram"].as_array().unwrap().iter().filter_map(|n| n.as_u64()).sum();
+    assert_eq!(histogram, store["commits"].as_u64().unwrap(), "{stats}");
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }
 

@@ -85,6 +85,7 @@ async fn table_creation_per_address_is_capped() {
     let s = stats(&server).await;
     assert_eq!((s["tables"].as_u64(), s["tables_created"].as_u64()), (Some(2), Some(2)));
     assert_eq!(s["table_rate_refusals"], 1);
+    assert!(s["store"].is_null(), "no database, no store figures: {s}");
 }
 
 #[tokio::test]

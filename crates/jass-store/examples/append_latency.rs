@@ -1,6 +1,7 @@
 //! Store latency under the load bench's write rate: `TABLES` writers each append one
 //! entry per second (spread evenly), for `SECS` seconds; prints the append latency
-//! percentiles and the number of commits.
+//! percentiles, the store's commit figures and the bytes this process wrote to disk
+//! per append (WAL, checkpoints; from `/proc/self/io`).
 //!
 //! `cargo run --release -p jass-store --example append_latency -- [TABLES=2500] [SECS=10]`
 
@@ -53,5 +54,9 @@ async fn main() {
         p(0.999),
         all.last().copied().unwrap_or_default()
     );
+    println!("{:?}", store.metrics());
+    let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+    let wb = io.lines().find_map(|l| l.strip_prefix("write_bytes: ")).unwrap_or("?");
+    println!("write_bytes={wb} per_append={}", wb.parse::<u64>().unwrap_or(0) / all.len().max(1) as u64);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -297,6 +297,7 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let cpu_self_0 = cpu_ticks("self");
     let sched_server_0 = pid.and_then(|p| sched_ns(&p.to_string()));
     let sched_self_0 = sched_ns("self");
+    let store_0 = server.stats().await.ok().map(|s| s["store"].clone());
     let mut set = JoinSet::new();
     for (i, (ti, conn)) in conns.into_iter().enumerate() {
         let clock = clocks[ti].clone();
@@ -394,6 +395,12 @@ async fn run(args: Args) -> Result<bool, BotError> {
             );
         }
     }
+    let store_1 = server.stats().await.ok().map(|s| s["store"].clone());
+    if let (Some(a), Some(b)) = (&store_0, &store_1)
+        && let Some(line) = store_line(a, b, played_for)
+    {
+        println!("{line}");
+    }
     println!("machine load average: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());
     if let (Some(b), Some(c)) = (rss_before, rss_connected) {
         println!(
@@ -421,4 +428,25 @@ async fn run(args: Args) -> Result<bool, BotError> {
         checks.iter().map(|(name, ok)| format!("{name}: {}", if *ok { "ok" } else { "MISSED" })).collect();
     println!("targets: {}", summary.join("; "));
     Ok(checks.iter().all(|(_, ok)| *ok))
+}
+
+/// The store's work during play, from two `/api/stats` answers (`None` without a
+/// database).
+fn store_line(before: &serde_json::Value, after: &serde_json::Value, secs: f64) -> Option<String> {
+    let delta = |key: &str| Some(after[key].as_u64()?.saturating_sub(before[key].as_u64()?));
+    let (commits, writes, micros) = (delta("commits")?, delta("writes")?, delta("commit_micros")?);
+    let hist: Vec<String> = (0..7)
+        .map(|i| {
+            let n = |v: &serde_json::Value| v["commit_ms_histogram"][i].as_u64().unwrap_or(0);
+            n(after).saturating_sub(n(before)).to_string()
+        })
+        .collect();
+    Some(format!(
+        "store: {commits} commits ({:.0}/s), {:.1} writes per commit, mean commit {:.2} ms; \
+         commits by ms [<=1,2,5,10,25,50,more]: [{}]",
+        commits as f64 / secs,
+        writes as f64 / commits.max(1) as f64,
+        micros as f64 / 1000.0 / commits.max(1) as f64,
+        hist.join(",")
+    ))
 }
