@@ -270,7 +270,7 @@ impl TableActor {
             }
             TableCmd::Detach { conn } => self.detach(conn),
             TableCmd::Request { conn, msg, reply } => {
-                let r = self.request(conn, msg).await;
+                let r = self.request(conn, *msg).await;
                 let _ = reply.send(r);
             }
         }
@@ -308,8 +308,8 @@ impl TableActor {
             rematch: self.rematch,
             game: self.game.as_ref().map(|g| g.view(viewer)),
         };
-        match serde_json::to_string(&ServerMsg::State { version: self.version, view: Box::new(view) }) {
-            Ok(s) => Some(Utf8Bytes::from(s)),
+        match encode_exact(&ServerMsg::State { version: self.version, view: Box::new(view) }) {
+            Ok(frame) => Some(frame),
             Err(e) => {
                 warn!(error = %e, "could not encode a state");
                 None
@@ -598,4 +598,22 @@ async fn sleep_until(deadline: Option<Instant>) {
         Some(t) => tokio::time::sleep_until(t).await,
         None => std::future::pending().await,
     }
+}
+
+thread_local! {
+    /// Scratch space for encoding frames, one per worker thread: an actor encodes
+    /// without awaiting, so no two encodings share it at once.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(Vec::with_capacity(4096));
+}
+
+/// Encodes `msg` into an allocation of exactly its size. The frame is kept in a watch
+/// until the next change (seconds), four or five per table: growing a `String` by
+/// doubling would keep up to twice the bytes and reallocate a dozen times on the way.
+fn encode_exact(msg: &ServerMsg) -> Result<Utf8Bytes, String> {
+    SCRATCH.with_borrow_mut(|buf| {
+        buf.clear();
+        serde_json::to_writer(&mut *buf, msg).map_err(|e| e.to_string())?;
+        let text = std::str::from_utf8(buf).map_err(|e| e.to_string())?;
+        Ok(Utf8Bytes::from(text))
+    })
 }
