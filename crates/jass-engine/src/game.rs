@@ -68,8 +68,32 @@ pub struct CompletedTrick {
     pub points: u32,
 }
 
+/// The last completed trick as a round keeps it: the trick itself, cheap to copy;
+/// views build the [`CompletedTrick`] from it.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub(crate) struct LastTrick {
+    number: u8,
+    trick: Trick,
+    winner: Seat,
+    points: u32,
+}
+
+impl LastTrick {
+    /// The form views carry.
+    pub(crate) fn completed(&self) -> CompletedTrick {
+        CompletedTrick {
+            trick: self.number,
+            cards: self.trick.played_cards(),
+            winner: self.winner,
+            points: self.points,
+        }
+    }
+}
+
 /// The score of one round (R8), before and after the multiplier. Indices are teams.
-#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+/// `Copy`: every view carries the last one, and a plain copy is cheaper than a clone
+/// field by field.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
 pub struct RoundSummary {
     /// 0-based round number.
     pub round: u32,
@@ -149,7 +173,7 @@ pub(crate) struct Round {
     pub(crate) pushed_back: bool,
     pub(crate) trick: Trick,
     pub(crate) trick_no: u8,
-    pub(crate) last_trick: Option<CompletedTrick>,
+    pub(crate) last_trick: Option<LastTrick>,
     /// Cards played so far this round (0..=36).
     pub(crate) played: u8,
     pub(crate) last_played_by: Option<Seat>,
@@ -212,10 +236,11 @@ impl Round {
     /// Cards left in each hand: nine, less one per completed trick and one for a card
     /// in the trick on the table (no popcount needed).
     pub(crate) fn hand_lens(&self) -> [u8; 4] {
-        let lens = Seat::ALL.map(|s| {
-            let in_trick = s.distance_from(self.trick.leader()) < self.trick.len();
-            9 - self.trick_no - u8::from(in_trick)
-        });
+        // One byte per seat, all at once: a one in each of the first `len` bytes, turned
+        // so that byte i lands on the seat `leader + i`.
+        let in_trick = ((1u64 << (8 * self.trick.len())) - 1) as u32 & 0x0101_0101;
+        let in_trick = in_trick.rotate_left(8 * self.trick.leader().index() as u32);
+        let lens = (u32::from(9 - self.trick_no) * 0x0101_0101 - in_trick).to_le_bytes();
         debug_assert_eq!(lens, self.hands.map(|h| h.len() as u8));
         lens
     }
@@ -773,8 +798,7 @@ impl Game {
         if last && self.round.tricks_won[team.index()] == 9 && self.options.has_extras() {
             self.credit(team, MATCH_BONUS, CreditKind::Stich, trick_no);
         }
-        self.round.last_trick =
-            Some(CompletedTrick { trick: trick_no, cards: trick.played_cards(), winner, points });
+        self.round.last_trick = Some(LastTrick { number: trick_no, trick, winner, points });
         events.push(Event::TrickTaken { trick: trick_no, winner, points });
         if last {
             self.finish_round(next_seed, events);
@@ -866,7 +890,7 @@ impl Game {
     fn finish_round(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Events) {
         let summary = self.summary(true);
         self.freeze_crossings();
-        self.history.push(summary.clone());
+        self.history.push(summary);
         events.push(Event::RoundScored(Box::new(summary)));
         // The finished round stays `self.round` if the game ends here, so `totals()`
         // (totals before the round + its credits) stays right; `totals_before` moves on

@@ -12,10 +12,12 @@ use crate::seat::Seat;
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub struct Trick {
     leader: Seat,
-    /// The cards in playing order; the slots from `len` on hold [`UNUSED`].
-    cards: [Card; 4],
+    /// The cards in playing order with their seats, already in the form views carry
+    /// (every view copies them). Slot `i` always holds seat `leader + i`; the slots from
+    /// `len` on hold the card [`UNUSED`].
+    played: [PlayedCard; 4],
     len: u8,
-    /// The cards played, as a set (kept with `cards` so the rules are mask operations).
+    /// The cards played, as a set (kept with `played` so the rules are mask operations).
     set: CardSet,
 }
 
@@ -23,7 +25,7 @@ pub struct Trick {
 const UNUSED: Card = Card::new(Suit::Hearts, Rank::Six);
 
 /// One card of a trick with the seat that played it, the form views carry.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
 pub struct PlayedCard {
     /// Who played it.
     pub seat: Seat,
@@ -38,7 +40,13 @@ impl Trick {
     /// An empty trick led by `leader`.
     #[must_use]
     pub const fn new(leader: Seat) -> Self {
-        Self { leader, cards: [UNUSED; 4], len: 0, set: CardSet::EMPTY }
+        let played = [
+            PlayedCard { seat: leader, card: UNUSED },
+            PlayedCard { seat: leader.plus(1), card: UNUSED },
+            PlayedCard { seat: leader.plus(2), card: UNUSED },
+            PlayedCard { seat: leader.plus(3), card: UNUSED },
+        ];
+        Self { leader, played, len: 0, set: CardSet::EMPTY }
     }
 
     /// A trick from its leader and the cards played so far (at most four).
@@ -84,8 +92,8 @@ impl Trick {
     /// Adds the next card; a fifth card is ignored (callers check `is_complete`).
     #[inline]
     pub fn push(&mut self, c: Card) {
-        if let Some(slot) = self.cards.get_mut(self.len as usize) {
-            *slot = c;
+        if let Some(slot) = self.played.get_mut(self.len as usize) {
+            slot.card = c;
             self.len += 1;
             self.set = self.set.with(c);
         }
@@ -94,33 +102,30 @@ impl Trick {
     /// The cards played, in order.
     #[inline]
     pub fn cards(&self) -> impl ExactSizeIterator<Item = Card> + '_ {
-        self.down().iter().copied()
+        self.down().iter().map(|p| p.card)
     }
 
     /// The cards with their seats, in order.
     #[inline]
     pub fn played(&self) -> impl ExactSizeIterator<Item = PlayedCard> + '_ {
-        self.cards().enumerate().map(|(i, card)| PlayedCard { seat: self.leader.plus(i), card })
+        self.down().iter().copied()
     }
 
     /// The cards with their seats, in order, as an inline list (what views carry).
     #[inline]
     #[must_use]
     pub fn played_cards(&self) -> PlayedCards {
-        // Built as a whole array, not card by card: byte-wise pushes would make the
+        // Copied as a whole array, not card by card: byte-wise pushes would make the
         // copy that follows wait on store forwarding.
-        let mut items = PlayedCards::from(std::array::from_fn(|i| PlayedCard {
-            seat: self.leader.plus(i),
-            card: self.cards[i],
-        }));
+        let mut items = PlayedCards::from(self.played);
         items.truncate(usize::from(self.len));
         items
     }
 
     /// The cards played, in order, as a slice.
     #[inline]
-    fn down(&self) -> &[Card] {
-        self.cards.get(..usize::from(self.len)).unwrap_or_default()
+    fn down(&self) -> &[PlayedCard] {
+        self.played.get(..usize::from(self.len)).unwrap_or_default()
     }
 
     /// The cards as a set.
@@ -134,7 +139,7 @@ impl Trick {
     #[inline]
     #[must_use]
     pub fn led_suit(&self) -> Option<Suit> {
-        self.down().first().map(|c| c.suit())
+        self.down().first().map(|p| p.card.suit())
     }
 
     /// The highest trump in the trick, if any (R5.4).
@@ -150,8 +155,8 @@ impl Trick {
     pub fn winner(&self, contract: Contract) -> Option<Seat> {
         let led = self.led_suit()?;
         let (mut best, mut best_key) = (0, 0);
-        for (i, &c) in self.down().iter().enumerate() {
-            let key = trick_key(c, led, contract);
+        for (i, p) in self.down().iter().enumerate() {
+            let key = trick_key(p.card, led, contract);
             if key > best_key {
                 (best, best_key) = (i, key);
             }

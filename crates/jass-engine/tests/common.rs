@@ -181,10 +181,7 @@ pub fn finish_round(g: &mut Game) -> Vec<Event> {
 
 /// The round summaries among `events`.
 pub fn summaries(events: &[Event]) -> Vec<jass_engine::RoundSummary> {
-    events
-        .iter()
-        .filter_map(|e| if let Event::RoundScored(s) = e { Some((**s).clone()) } else { None })
-        .collect()
+    events.iter().filter_map(|e| if let Event::RoundScored(s) = e { Some(**s) } else { None }).collect()
 }
 
 /// The ChaCha20 keystream as protocol.md 6.2 specifies it (RFC 8439 block function, 20
