@@ -60,6 +60,12 @@ pub enum Entry {
         /// The first round's seed.
         seed: Seed,
     },
+    /// A seat asked for a rematch after a game (the vote that completes the four is
+    /// stored as the next `GameStarted` instead).
+    RematchVote {
+        /// The seat.
+        seat: Seat,
+    },
     /// A game action was accepted.
     Action {
         /// Who acted.

@@ -349,3 +349,48 @@ async fn the_record_is_published_only_once_the_game_is_over() {
     assert_eq!(record.rounds.len(), 1);
     assert_eq!(server.http("GET", "/api/tables/nope/record", None).await.0, 404);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rematch_votes_survive_a_restart() {
+    let db = temp_db("rematch");
+    let port = free_port();
+    let (table, tokens) = {
+        let p = Proc::start(&db, port).await;
+        let server = p.server();
+        let (table, tokens) = server
+            .full_table(json!({"name": "Anna", "preset": "to_1000", "options": {"fixed_rounds": 1}}))
+            .await;
+        let mut players = connect_all(&server, &table, &tokens).await;
+        start(&mut players).await;
+        loop {
+            sync_all(&mut players).await;
+            if players[0].view().game.as_ref().unwrap().result.is_some() {
+                break;
+            }
+            play_one(&mut players).await;
+        }
+        for seat in [0, 2] {
+            let c = &mut players[seat];
+            let id = Some(c.id());
+            c.request(ClientMsg::Rematch { id }).await.expect("a vote after the game is accepted");
+        }
+        sync_all(&mut players).await;
+        assert_eq!(players[1].view().rematch, [true, false, true, false]);
+        p.signal("-KILL");
+        (table, tokens)
+    };
+    let p = Proc::start(&db, port).await;
+    let server = p.server();
+    let mut players = connect_all(&server, &table, &tokens).await;
+    assert_eq!(players[3].view().rematch, [true, false, true, false], "the votes came back");
+    for seat in [1, 3] {
+        let c = &mut players[seat];
+        let id = Some(c.id());
+        c.request(ClientMsg::Rematch { id }).await.expect("a vote is accepted");
+    }
+    sync_all(&mut players).await;
+    let v = players[0].view();
+    assert_eq!((v.games, v.rematch), (2, [false; 4]), "the fourth vote started the rematch");
+    assert!(v.game.as_ref().unwrap().result.is_none());
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}

@@ -96,6 +96,7 @@ fn launch(s: Spawn, rebuilt: Option<Rebuilt>) -> TableHandle {
         }
         actor.game = r.game;
         actor.games = r.games;
+        actor.rematch = r.rematch;
         // Versions start above anything a client can hold from before the restart
         // only by chance; every client re-attaches and gets a fresh state first.
         actor.version = u64::try_from(r.used).unwrap_or(0);
@@ -579,13 +580,20 @@ impl TableActor {
             }
             Some(_) => {}
         }
-        if let Some(v) = self.rematch.get_mut(seat.index()) {
+        let mut votes = self.rematch;
+        if let Some(v) = votes.get_mut(seat.index()) {
             *v = true;
         }
-        let all = self.rematch.iter().all(|v| *v) && self.seats.iter().all(|(_, s)| s.name.is_some());
+        let all = votes.iter().all(|v| *v) && self.seats.iter().all(|(_, s)| s.name.is_some());
         if all {
+            // The new game's entry stands for the last vote too.
             self.new_game().await
         } else {
+            if votes != self.rematch {
+                // Stored first: a restart in between must not forget who agreed.
+                self.store.append(&self.id, Entry::RematchVote { seat }).await.map_err(internal)?;
+                self.rematch = votes;
+            }
             self.publish();
             Ok(())
         }

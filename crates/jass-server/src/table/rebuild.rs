@@ -21,6 +21,8 @@ pub(crate) struct Rebuilt {
     pub(crate) game: Option<Game>,
     /// Games started.
     pub(crate) games: u32,
+    /// Rematch votes cast since the last game ended.
+    pub(crate) rematch: [bool; 4],
     /// Entries replayed; a shorter count than given means the rest was skipped.
     pub(crate) used: usize,
 }
@@ -36,6 +38,7 @@ impl Rebuilt {
             host: Seat::ALL[0],
             game: None,
             games: 0,
+            rematch: [false; 4],
             used: 0,
         };
         for (i, e) in entries.iter().enumerate() {
@@ -54,7 +57,12 @@ impl Rebuilt {
             Entry::Seated { seat, name, token_hash } => {
                 *self.slot(*seat) = Some((name.clone(), *token_hash));
             }
-            Entry::Freed { seat } => *self.slot(*seat) = None,
+            Entry::Freed { seat } => {
+                *self.slot(*seat) = None;
+                if let Some(v) = self.rematch.get_mut(seat.index()) {
+                    *v = false;
+                }
+            }
             Entry::Swapped { a, b } => {
                 self.seats.swap(a.index(), b.index());
                 if self.host == *a {
@@ -66,6 +74,15 @@ impl Rebuilt {
             Entry::GameStarted { game, seed } => {
                 self.game = Some(Game::new(self.options, *seed).map_err(|_| "bad options")?);
                 self.games = *game;
+                self.rematch = [false; 4];
+            }
+            Entry::RematchVote { seat } => {
+                if !self.game.as_ref().is_some_and(|g| g.result().is_some()) {
+                    return Err("a rematch vote while no game is over");
+                }
+                if let Some(v) = self.rematch.get_mut(seat.index()) {
+                    *v = true;
+                }
             }
             Entry::Action { seat, action, next_seed } => {
                 let game = self.game.as_mut().ok_or("an action before any game")?;
