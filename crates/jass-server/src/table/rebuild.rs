@@ -77,7 +77,7 @@ impl Rebuilt {
                 self.rematch = [false; 4];
             }
             Entry::RematchVote { seat } => {
-                if !self.game.as_ref().is_some_and(|g| g.result().is_some()) {
+                if self.game.as_ref().is_none_or(|g| g.result().is_none()) {
                     return Err("a rematch vote while no game is over");
                 }
                 if let Some(v) = self.rematch.get_mut(seat.index()) {
