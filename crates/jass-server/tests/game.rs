@@ -160,7 +160,9 @@ async fn play_game(server: &Server) {
             Entry::Action { seat, action, next_seed } => {
                 game.as_mut().unwrap().apply(seat, action, || next_seed.expect("a recorded seed")).unwrap();
             }
-            Entry::Freed { .. } | Entry::Swapped { .. } => panic!("no lobby changes in this game"),
+            Entry::Freed { .. } | Entry::Swapped { .. } | Entry::RematchVote { .. } => {
+                panic!("no lobby changes or rematch in this game")
+            }
         }
     }
     let replayed = game.unwrap().view(Viewer::Spectator);
