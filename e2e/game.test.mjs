@@ -145,6 +145,34 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
   assert.equal(await players[1].page.getAttribute(tid('seat-top'), 'data-seat'), '3');
   assert.equal(await players[1].page.getAttribute(tid('seat-left'), 'data-seat'), '0');
 
+  // --- the host changes the options in the lobby (every page sees them) and back.
+  await host.page.click(tid('edit-options'));
+  await host.page.waitForSelector(tid('options-form'));
+  assert.equal(await host.page.inputValue(`${tid('options-form')} ${tid('opt-target')}`), String(TARGET));
+  await host.page.fill(`${tid('options-form')} ${tid('opt-target')}`, '777');
+  await host.page.check(`${tid('options-form')} ${tid('opt-schneider')}`);
+  await shot(host, 'lobby-options');
+  await host.page.click(tid('apply-options'));
+  await players[2].page.waitForFunction(() => window.__jass.view.options.target === 777);
+  assert.equal((await state(players[2])).view.options.schneider, true);
+  assert.match(await players[2].page.textContent(tid('options-list')), /777/);
+  await host.page.click(tid('edit-options'));
+  await host.page.fill(`${tid('options-form')} ${tid('opt-target')}`, String(TARGET));
+  await host.page.uncheck(`${tid('options-form')} ${tid('opt-schneider')}`);
+  await host.page.click(tid('apply-options'));
+  await players[2].page.waitForFunction((t) => window.__jass.view.options.target === t, TARGET);
+  assert.equal((await state(players[2])).view.options.schneider, false);
+
+  // --- the host frees Dan's seat; Dan's page asks him to join again, and he does.
+  const dan = players[3];
+  await host.page.click(tid('free-3'));
+  await dan.page.waitForSelector(tid('join'));
+  await host.page.waitForFunction(() => !window.__jass.view.seats[3].name);
+  await dan.page.fill(tid('join-name'), names[3]);
+  await dan.page.click(tid('join-seat-3'));
+  await dan.page.waitForSelector(tid('lobby'));
+  await host.page.waitForFunction(() => window.__jass.view.seats[3].name === 'Dan');
+
   // --- the host swaps Ben and Dan, and back.
   await host.page.click(tid('swap-1'));
   await host.page.click(tid('swap-3'));

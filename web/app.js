@@ -2,8 +2,8 @@
 // state and click handling. Rendering is in view.js, the socket in net.js.
 import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
-import { h, renderApp, topBar, shareBox } from './view.js';
-import { displayStyle, CONTRACTS } from './cards.js';
+import { h, renderApp, topBar, shareBox, field, optionsFields, readOptions, OPTION_DEFAULTS } from './view.js';
+import { displayStyle } from './cards.js';
 
 const root = document.getElementById('app');
 setLang(getLang());
@@ -32,6 +32,7 @@ const app = {
     weisKey: '',
     weisSel: new Set(),
     swapFrom: null,
+    optionsDraft: null, // the host's options being edited in the lobby
     notice: null,
   },
   stylePref: localStorage.getItem('jass:cards'),
@@ -90,18 +91,6 @@ function render() {
 
 // ---------------------------------------------------------------- start page
 
-function field(label, input) {
-  return h('label', { class: 'field' }, h('span', {}, label), input);
-}
-
-function check(name, label, checked) {
-  return h('label', { class: 'check' }, h('input', { type: 'checkbox', name, testid: `opt-${name}`, checked }), h('span', {}, label));
-}
-
-function select(name, values, current, labelKey) {
-  return h('select', { name, testid: `opt-${name}` },
-    values.map((v) => h('option', { value: v, selected: v === current }, t(`${labelKey}${v}`))));
-}
 
 function renderStart() {
   const form = app.startForm || { name: localStorage.getItem('jass:name') || '', preset: 'swisslos' };
@@ -114,17 +103,7 @@ function renderStart() {
       Object.keys(PRESETS).map((k) => h('option', { value: k, selected: k === form.preset }, t(`preset_${k}`))))),
     h('details', { class: 'opts', open: true },
       h('summary', {}, t('options')),
-      field(t('target'), h('input', { type: 'number', name: 'target', min: 1, max: 100000, value: p.target, testid: 'opt-target' })),
-      h('fieldset', { class: 'mults' }, h('legend', {}, t('multipliers')),
-        CONTRACTS.map((c) => h('label', { class: 'mult-field' }, h('span', {}, c === 'obenabe' || c === 'undenufe' ? t(c) : ({ hearts: '♥', diamonds: '♦', clubs: '♣', spades: '♠' })[c]),
-          h('input', { type: 'number', min: 1, max: 10, name: `mult-${c}`, value: p.multipliers[c], testid: `opt-mult-${c}` })))),
-      field(t('deck'), select('deck', ['french', 'swiss_swisslos', 'swiss_manual'], p.deck, 'deck_')),
-      field(t('firstRound'), select('first_round', ['seven_of_hearts', 'random'], 'seven_of_hearts', 'first_')),
-      field(t('end'), select('end', ['bedanken', 'automatic'], 'bedanken', 'end_')),
-      check('push_back', t('pushBack'), false),
-      check('small_weis', t('smallWeis'), false),
-      check('auto_stoeck', t('autoStoeck'), false),
-      check('schneider', t('schneider'), false)),
+      optionsFields({ ...OPTION_DEFAULTS, ...p })),
     h('button', { class: 'primary big', type: 'submit', testid: 'create-table' }, t('createTable')),
     h('p', { class: 'error', testid: 'form-error' }));
   f.preset.addEventListener('change', () => {
@@ -134,19 +113,7 @@ function renderStart() {
   f.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const name = f.name.value.trim();
-    const multipliers = {};
-    for (const c of CONTRACTS) multipliers[c] = Number(f[`mult-${c}`].value);
-    const options = {
-      target: Number(f.target.value),
-      multipliers,
-      deck: f.deck.value,
-      first_round: f.first_round.value,
-      end: f.end.value,
-      push_back: f.push_back.checked,
-      small_weis: f.small_weis.checked,
-      auto_stoeck: f.auto_stoeck.checked,
-      schneider: f.schneider.checked,
-    };
+    const options = readOptions(f);
     localStorage.setItem('jass:name', name);
     const res = await postJson('/api/tables', { name, preset: f.preset.value, options });
     if (!res.ok) {
@@ -334,6 +301,14 @@ async function copyLink() {
   if (btn) btn.textContent = ok ? t('copied') : t('copy');
 }
 
+// The host's options draft survives the re-render every state causes.
+for (const type of ['input', 'change']) {
+  root.addEventListener(type, (ev) => {
+    const form = ev.target.closest?.('[data-testid=options-form]');
+    if (form && app.ui.optionsDraft) app.ui.optionsDraft = readOptions(form);
+  });
+}
+
 root.addEventListener('click', (ev) => {
   const el = ev.target.closest('[data-action]');
   if (!el || el.disabled) return;
@@ -415,6 +390,24 @@ root.addEventListener('click', (ev) => {
         send({ type: 'swap_seats', a: ui.swapFrom, b: s });
         ui.swapFrom = null;
       }
+      render();
+      break;
+    }
+    case 'free-seat':
+      send({ type: 'free_seat', seat: Number(el.dataset.seat) });
+      break;
+    case 'edit-options':
+      ui.optionsDraft = { ...app.view.options };
+      render();
+      break;
+    case 'cancel-options':
+      ui.optionsDraft = null;
+      render();
+      break;
+    case 'apply-options': {
+      const form = document.querySelector('[data-testid=options-form]');
+      if (form) send({ type: 'set_options', options: readOptions(form) });
+      ui.optionsDraft = null;
       render();
       break;
     }

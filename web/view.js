@@ -382,6 +382,73 @@ export function shareBox(link) {
       h('button', { action: 'copy-link', testid: 'copy-link' }, t('copy'))));
 }
 
+// ---------------------------------------------------------------- options form
+
+/** The options a form starts from where a preset says nothing (RULES.md R11). */
+export const OPTION_DEFAULTS = {
+  first_round: 'seven_of_hearts', end: 'bedanken', push_back: false, small_weis: false, auto_stoeck: false, schneider: false,
+};
+
+export function field(label, input) {
+  return h('label', { class: 'field' }, h('span', {}, label), input);
+}
+
+function check(name, label, checked) {
+  return h('label', { class: 'check' }, h('input', { type: 'checkbox', name, testid: `opt-${name}`, checked }), h('span', {}, label));
+}
+
+function select(name, values, current, labelKey) {
+  return h('select', { name, testid: `opt-${name}` },
+    values.map((v) => h('option', { value: v, selected: v === current }, t(`${labelKey}${v}`))));
+}
+
+/** The option fields, filled from `o` (the start page's form and the host's lobby editor). */
+export function optionsFields(o) {
+  return [
+    field(t('target'), h('input', { type: 'number', name: 'target', min: 1, max: 100000, value: o.target, testid: 'opt-target' })),
+    h('fieldset', { class: 'mults' }, h('legend', {}, t('multipliers')),
+      CONTRACTS.map((c) => h('label', { class: 'mult-field' }, h('span', {}, c === 'obenabe' || c === 'undenufe' ? t(c) : ({ hearts: '♥', diamonds: '♦', clubs: '♣', spades: '♠' })[c]),
+        h('input', { type: 'number', min: 1, max: 10, name: `mult-${c}`, value: o.multipliers[c], testid: `opt-mult-${c}` })))),
+    field(t('deck'), select('deck', ['french', 'swiss_swisslos', 'swiss_manual'], o.deck, 'deck_')),
+    field(t('firstRound'), select('first_round', ['seven_of_hearts', 'random'], o.first_round, 'first_')),
+    field(t('end'), select('end', ['bedanken', 'automatic'], o.end, 'end_')),
+    check('push_back', t('pushBack'), o.push_back),
+    check('small_weis', t('smallWeis'), o.small_weis),
+    check('auto_stoeck', t('autoStoeck'), o.auto_stoeck),
+    check('schneider', t('schneider'), o.schneider),
+  ];
+}
+
+/** Reads the fields of `optionsFields` back (the protocol's option overrides). */
+export function readOptions(f) {
+  const multipliers = {};
+  for (const c of CONTRACTS) multipliers[c] = Number(f.elements[`mult-${c}`].value);
+  return {
+    target: Number(f.elements.target.value),
+    multipliers,
+    deck: f.elements.deck.value,
+    first_round: f.elements.first_round.value,
+    end: f.elements.end.value,
+    push_back: f.elements.push_back.checked,
+    small_weis: f.elements.small_weis.checked,
+    auto_stoeck: f.elements.auto_stoeck.checked,
+    schneider: f.elements.schneider.checked,
+  };
+}
+
+/** The options box of the lobby: the list, and for the host a way to change it. */
+function lobbyOptions(view, env, ui, isHost) {
+  if (isHost && ui.optionsDraft) {
+    return h('aside', { class: 'options-box' }, h('h3', {}, t('editOptions')),
+      h('form', { class: 'options-edit', testid: 'options-form' }, optionsFields(ui.optionsDraft),
+        h('div', { class: 'row' },
+          h('button', { type: 'button', class: 'primary', action: 'apply-options', testid: 'apply-options' }, t('apply')),
+          h('button', { type: 'button', action: 'cancel-options', testid: 'cancel-options' }, t('cancel')))));
+  }
+  return h('aside', { class: 'options-box' }, h('h3', {}, t('optionsInForce')), optionsList(view.options, env),
+    isHost ? h('button', { action: 'edit-options', testid: 'edit-options' }, t('editOptions')) : null);
+}
+
 export function renderLobby(view, env, ui) {
   const me = view.you;
   const isHost = me != null && me === view.host;
@@ -393,6 +460,9 @@ export function renderLobby(view, env, ui) {
       extra.push(h('button', {
         class: `swap-btn${ui.swapFrom === s ? ' selected' : ''}`, action: 'swap', 'data-seat': s, testid: `swap-${s}`,
       }, ui.swapFrom === s ? '…' : ui.swapFrom != null ? `⇄ ${t('swapWith')} ${s + 1}` : `⇄ ${t('swap')}`));
+      if (s !== me && view.seats[s]?.name) {
+        extra.push(h('button', { class: 'free-btn', action: 'free-seat', 'data-seat': s, testid: `free-${s}` }, `✕ ${t('freeSeat')}`));
+      }
     }
     return seatBox(view, s, env, extra);
   });
@@ -407,7 +477,7 @@ export function renderLobby(view, env, ui) {
             h('p', { class: 'muted', testid: 'lobby-spectators' }, t('spectators', { n: view.spectators })),
             isHost ? h('button', { class: 'primary', action: 'start', testid: 'start', disabled: !full }, t('start')) : null))),
       me == null ? h('p', { class: 'muted' }, t('spectating')) : null),
-    h('aside', { class: 'options-box' }, h('h3', {}, t('optionsInForce')), optionsList(view.options, env)));
+    lobbyOptions(view, env, ui, isHost));
 }
 
 export function renderApp(view, env, ui) {
