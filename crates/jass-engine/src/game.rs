@@ -15,7 +15,7 @@ use crate::options::{CountingOrder, End, FirstRound, Options, OptionsError};
 use crate::record::{Record, RoundRecord, SeatAction};
 use crate::seat::{Seat, Team};
 use crate::trick::{PlayedCard, PlayedCards, Trick, legal_cards};
-use crate::weis::{Weis, WeisKey, WeisList, has_stoeck, stoeck_cards, validate_declaration, weis_in_hand};
+use crate::weis::{Weis, WeisKey, WeisList, has_stoeck, stoeck_cards, validate_in_hand, weis_in_hand};
 use arrayvec::ArrayVec;
 
 /// Points for the last trick (R4).
@@ -194,7 +194,15 @@ pub(crate) struct Round {
 }
 
 impl Round {
-    fn new(number: u32, dealer_choice: Option<Seat>, seed: Seed, first_round: FirstRound) -> Self {
+    /// `credits` is the (emptied) list of the round before, if any: its allocation
+    /// is reused.
+    fn new(
+        number: u32,
+        dealer_choice: Option<Seat>,
+        seed: Seed,
+        first_round: FirstRound,
+        credits: Vec<Credit>,
+    ) -> Self {
         let d = deal(seed, dealer_choice);
         let seven = Card::new(Suit::Hearts, Rank::Seven);
         let forehand = match (dealer_choice, first_round) {
@@ -228,7 +236,7 @@ impl Round {
             stoeck_holder: None,
             stoeck_announced: false,
             stoeck_second_at: None,
-            credits: Vec::with_capacity(16),
+            credits,
             credited: [0; 2],
         }
     }
@@ -278,7 +286,7 @@ pub struct Game {
 /// What [`Game::check`] found valid, so `apply` need not redo the work.
 enum Checked {
     Plain,
-    Play { weis: Vec<Weis> },
+    Play { weis: WeisList },
 }
 
 impl Game {
@@ -288,7 +296,7 @@ impl Game {
     /// Options out of range.
     pub fn new(options: Options, seed: Seed) -> Result<Self, OptionsError> {
         options.validate()?;
-        let round = Round::new(0, None, seed, options.first_round);
+        let round = Round::new(0, None, seed, options.first_round, Vec::with_capacity(16));
         let record = Record::new(options, RoundRecord::new(&round));
         Ok(Self {
             options,
@@ -624,7 +632,7 @@ impl Game {
                     return Err(RuleError::IllegalCard { card: *card, legal });
                 }
                 let weis = if weis.is_empty() {
-                    Vec::new()
+                    WeisList::new()
                 } else {
                     if !self.options.has_extras() {
                         return Err(RuleError::NoExtras);
@@ -632,8 +640,7 @@ impl Game {
                     if !self.is_first_card(seat) {
                         return Err(RuleError::WeisTooLate);
                     }
-                    validate_declaration(hand, weis, self.options.small_weis)
-                        .map_err(RuleError::InvalidWeis)?
+                    validate_in_hand(hand, weis, self.options.small_weis).map_err(RuleError::InvalidWeis)?
                 };
                 if *stoeck {
                     self.stoeck_check(seat)?;
@@ -681,7 +688,7 @@ impl Game {
         let mut events = Events::new();
         // Where the record keeps it, fixed before a round end deals the next round.
         let slot = self.record_slot(&action);
-        match (&action, checked) {
+        match (&action, &checked) {
             (Action::Bedanke, _) => self.bedanke(seat, &mut events),
             (Action::Stoeck, _) => {
                 let trick = match self.round.last_played_by {
@@ -708,7 +715,7 @@ impl Game {
                 events.push(Event::ContractChosen { seat, contract });
             }
             (&Action::Play { card, stoeck, .. }, Checked::Play { weis }) => {
-                self.play(seat, card, &weis, stoeck, next_seed, &mut events);
+                self.play(seat, card, weis, stoeck, next_seed, &mut events);
             }
             (Action::Play { .. }, Checked::Plain) => {}
         }
@@ -926,7 +933,9 @@ impl Game {
         self.totals_before = totals;
         let dealer = self.round.forehand; // R2: next dealer = this round's forehand
         let seed = next_seed();
-        self.round = Round::new(self.round.number + 1, Some(dealer), seed, self.options.first_round);
+        let mut credits = std::mem::take(&mut self.round.credits);
+        credits.clear();
+        self.round = Round::new(self.round.number + 1, Some(dealer), seed, self.options.first_round, credits);
         self.record.rounds.push(RoundRecord::new(&self.round));
         events.push(Event::RoundDealt {
             round: self.round.number,

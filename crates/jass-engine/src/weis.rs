@@ -213,8 +213,35 @@ pub fn validate_declaration(
     small_weis: bool,
 ) -> Result<Vec<Weis>, WeisError> {
     let mut out: Vec<Weis> = Vec::with_capacity(declared.len());
+    each_declared(hand, declared, small_weis, |w| out.push(w))?;
+    Ok(out)
+}
+
+/// [`validate_declaration`] for a hand of at most nine cards, without allocating: it
+/// holds at most three Weis (see [`weis_in_hand`]) and a valid declaration names each
+/// once, so the list never overflows.
+pub(crate) fn validate_in_hand(
+    hand: CardSet,
+    declared: &[CardSet],
+    small_weis: bool,
+) -> Result<WeisList, WeisError> {
+    let mut out = WeisList::new();
+    each_declared(hand, declared, small_weis, |w| {
+        let _fits = out.try_push(w);
+    })?;
+    Ok(out)
+}
+
+/// Checks each declared Weis in order and calls `accept` with it, as
+/// [`validate_declaration`] lists them.
+fn each_declared(
+    hand: CardSet,
+    declared: &[CardSet],
+    small_weis: bool,
+    mut accept: impl FnMut(Weis),
+) -> Result<(), WeisError> {
     let mut used = CardSet::EMPTY;
-    for &cards in declared {
+    for (i, &cards) in declared.iter().enumerate() {
         let w = Weis::from_cards(cards).ok_or(WeisError::NotAWeis(cards))?;
         if !hand.contains_all(cards) {
             return Err(WeisError::NotHeld(cards));
@@ -236,16 +263,17 @@ pub fn validate_declaration(
                 }
             }
         }
-        if out.iter().any(|o| o.cards == cards) {
+        // The ones before were all accepted (any other ends the check).
+        if declared.get(..i).unwrap_or_default().contains(&cards) {
             return Err(WeisError::Duplicate(cards));
         }
         if small_weis && !(used & cards).is_empty() {
             return Err(WeisError::SharedCard(cards));
         }
         used = used | cards;
-        out.push(w);
+        accept(w);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A Weis with what R6.2–6.3 needs to rank it; `Ord` is the R6 comparison, so the
