@@ -14,7 +14,7 @@ const seats = [{ name: 'Anna', connected: true }, { name: 'Ben', connected: true
 const lastRound = { round: 0, dealer: 0, forehand: 1, contract: 'clubs', chosen_by: 1, pushed: false, multiplier: 2, card_points: [102, 55], match_bonus: [0, 0], weis: [50, 0], stoeck: [20, 0], total: [344, 110], running_total: [344, 110], complete: true, seed: '03'.repeat(32) };
 function game(over) {
   return {
-    seat: 2, options: OPTIONS, phase: 'playing', round: 1, dealer: 0, forehand: 1, to_act: 2,
+    seat: 2, phase: 'playing', round: 1, dealer: 0, forehand: 1, to_act: 2,
     hand: ['H6', 'HA', 'D6', 'DK', 'C8', 'CT', 'S8', 'ST', 'SJ'], hand_counts: [9, 8, 9, 9],
     contract: 'spades', chosen_by: 3, pushed: true, pushed_back: false,
     trick: { number: 0, leader: 1, cards: [{ seat: 1, card: 'H7' }] }, last_trick: null,

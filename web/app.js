@@ -240,7 +240,7 @@ function weisDefaults(g) {
   const sel = new Set();
   const used = new Set();
   g.allowed.weis.forEach((cards, i) => {
-    if (g.options.small_weis && cards.some((c) => used.has(c))) return;
+    if (app.view.options.small_weis && cards.some((c) => used.has(c))) return;
     cards.forEach((c) => used.add(c));
     sel.add(i);
   });

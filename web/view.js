@@ -86,7 +86,7 @@ function topBar(view, env) {
   if (g) {
     info.push(h('span', { class: 'round', testid: 'round' }, t('round', { n: g.round + 1 })));
     if (g.contract) {
-      const mult = g.options.multipliers[g.contract];
+      const mult = view.options.multipliers[g.contract];
       info.push(h('span', { class: 'contract-chip', testid: 'contract' },
         contractIcon(g.contract, env), ` ${contractLabel(g.contract, env)} ×${mult}`,
         g.pushed ? h('small', {}, ` · ${t('pushedNote')}`) : null));
@@ -240,7 +240,7 @@ function contractDialog(view, env) {
   const note = g.pushed_back ? t('pushedBackToYou') : g.pushed ? t('pushedToYou') : null;
   const buttons = CONTRACTS.map((c) => h('button', {
     class: `contract-btn c-${c}`, action: 'choose', 'data-contract': c, testid: `contract-${c}`, disabled: !a.choose,
-  }, contractIcon(c, env), h('span', { class: 'c-name' }, contractLabel(c, env)), h('span', { class: 'mult' }, `×${g.options.multipliers[c]}`)));
+  }, contractIcon(c, env), h('span', { class: 'c-name' }, contractLabel(c, env)), h('span', { class: 'mult' }, `×${view.options.multipliers[c]}`)));
   return h('div', { class: 'sheet contract-dialog', testid: 'contract-dialog' },
     h('strong', {}, t('chooseContract')),
     note ? h('p', { class: 'note' }, note) : null,
@@ -265,7 +265,7 @@ function bedankeConfirm(view) {
   return h('div', { class: 'modal', testid: 'bedanke-confirm' },
     h('div', { class: 'panel' },
       h('strong', {}, t('bedankeConfirm')),
-      h('p', { testid: 'bedanke-info' }, t('bedankeInfo', { total: g.totals[team], target: g.options.target })),
+      h('p', { testid: 'bedanke-info' }, t('bedankeInfo', { total: g.totals[team], target: view.options.target })),
       h('div', { class: 'row' },
         h('button', { class: 'primary', action: 'bedanke-yes', testid: 'bedanke-yes' }, t('confirm')),
         h('button', { action: 'bedanke-no', testid: 'bedanke-no' }, t('cancel')))));
@@ -333,7 +333,7 @@ export function renderGame(view, env, ui) {
 
   const actions = h('div', { class: 'actions' },
     g.last_trick ? h('button', { action: 'show-last-trick', testid: 'last-trick-btn' }, t('lastTrick')) : null,
-    a.stoeck && !g.options.auto_stoeck ? h('button', { class: 'stoeck-btn', action: 'stoeck', testid: 'stoeck-btn' }, t('announceStoeck')) : null,
+    a.stoeck && !view.options.auto_stoeck ? h('button', { class: 'stoeck-btn', action: 'stoeck', testid: 'stoeck-btn' }, t('announceStoeck')) : null,
     a.bedanke ? h('button', { class: 'bedanke-btn', action: 'bedanke', testid: 'bedanke-btn' }, t('bedanke')) : null);
 
   let weisInfo = null;

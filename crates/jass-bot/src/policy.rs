@@ -4,7 +4,7 @@
 //! The bot never computes rules itself: it only picks among what `view.game.allowed`
 //! offers, which is exactly what protocol.md tells every client to do.
 
-use jass_engine::{CardSet, Contract, Phase, SeatView};
+use jass_engine::{CardSet, Contract, Options, Phase, SeatView};
 use jass_protocol::{ClientMsg, TableView};
 use rand::seq::IndexedRandom;
 use rand::{Rng, RngExt};
@@ -32,16 +32,16 @@ impl Default for Policy {
 /// Whether the bot's team has reached the target (the one condition of a right
 /// bedanke, R10); `totals` already include everything credited so far.
 #[must_use]
-pub fn team_reached_target(game: &SeatView) -> bool {
-    game.seat.is_some_and(|s| game.totals[s.team().index()] >= game.options.target)
+pub fn team_reached_target(game: &SeatView, options: &Options) -> bool {
+    game.seat.is_some_and(|s| game.totals[s.team().index()] >= options.target)
 }
 
 /// Everything the seat may declare with its first card: all offered Weis, except that
 /// with `small_weis` a card may count only once, so overlapping Weis are dropped
 /// (highest points kept).
 #[must_use]
-pub fn weis_to_declare(game: &SeatView) -> Vec<CardSet> {
-    let small = game.options.small_weis;
+pub fn weis_to_declare(game: &SeatView, options: &Options) -> Vec<CardSet> {
+    let small = options.small_weis;
     if !small {
         return game.allowed.weis.iter().map(|w| w.cards()).collect();
     }
@@ -80,7 +80,7 @@ impl Policy {
             return (self.rematch && !voted).then_some(ClientMsg::Rematch { id: None });
         }
         let allowed = &game.allowed;
-        if self.bedanke && allowed.bedanke && team_reached_target(game) {
+        if self.bedanke && allowed.bedanke && team_reached_target(game, &view.options) {
             return Some(ClientMsg::Bedanke { id: None });
         }
         if game.to_act == Some(me) {
@@ -96,7 +96,7 @@ impl Policy {
                 let card = cards.nth(rng.random_range(0..cards.len()))?;
                 return Some(ClientMsg::Play {
                     card,
-                    weis: weis_to_declare(game),
+                    weis: weis_to_declare(game, &view.options),
                     stoeck: allowed.stoeck,
                     version,
                     id: None,

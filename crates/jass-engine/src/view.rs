@@ -9,7 +9,6 @@ use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::deal::Commitment;
 use crate::game::{CompletedTrick, Game, GameResult, Phase, RoundSummary};
-use crate::options::Options;
 use crate::seat::{Seat, Team};
 use crate::trick::PlayedCards;
 use crate::weis::WeisList;
@@ -82,8 +81,6 @@ pub struct Allowed {
 pub struct SeatView {
     /// The viewer's seat; `None` for a spectator.
     pub seat: Option<Seat>,
-    /// The table options.
-    pub options: Options,
     /// Where the game stands.
     pub phase: Phase,
     /// 0-based round number.
@@ -168,7 +165,6 @@ impl Game {
         }
         SeatView {
             seat: me,
-            options: self.options,
             phase: self.phase(),
             round: r.number,
             dealer: r.dealer,
