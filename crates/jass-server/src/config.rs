@@ -36,7 +36,8 @@ pub struct Config {
     /// (it grows for a larger one, up to `max_message_bytes`) and the memory target
     /// is 64 KiB per table with four sockets; tungstenite's default is 128 KiB.
     pub read_buffer_bytes: usize,
-    /// Write buffer per socket before it is flushed (see `read_buffer_bytes`).
+    /// Bytes a socket may gather before writing without a flush: enough for a state
+    /// and its ack, which then leave in one write (every other send flushes at once).
     pub write_buffer_bytes: usize,
     /// Hard cap of the write buffer; a peer that does not read is cut off rather
     /// than buffered for.
@@ -83,7 +84,7 @@ impl Default for Config {
             malformed_strikes: 5,
             max_message_bytes: jass_protocol::MAX_MESSAGE_BYTES,
             read_buffer_bytes: 512,
-            write_buffer_bytes: 0,
+            write_buffer_bytes: 8 * 1024,
             max_write_buffer_bytes: 64 * 1024,
             max_tables: 10_000,
             max_connections: 40_000,

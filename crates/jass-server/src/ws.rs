@@ -12,6 +12,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use futures_util::SinkExt;
 use jass_protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg, close};
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, MissedTickBehavior, timeout};
@@ -231,9 +232,13 @@ impl Conn {
                 let id = msg.id();
                 let result = table.request(self.id, msg).await;
                 // The state this request produced goes out before its ack, so a client
-                // that sees the ack already holds the new view.
+                // that sees the ack already holds the new view; queued only, so the
+                // two leave in one write when the ack is flushed.
                 if views.has_changed().unwrap_or(false) {
-                    self.send_state(views).await?;
+                    let frame = views.borrow_and_update().clone();
+                    if !frame.is_empty() {
+                        self.feed(Message::Text(frame)).await?;
+                    }
                 }
                 match result {
                     Ok(()) => {
@@ -317,6 +322,23 @@ impl Conn {
             }
             Err(_) => {
                 debug!("peer is not reading, dropping it");
+                bump(&self.app.stats.slow_send_closes);
+                Err(())
+            }
+        }
+    }
+
+    /// Queues a frame without flushing; the next `send` writes it out with its own.
+    async fn feed(&mut self, msg: Message) -> Result<(), ()> {
+        match Box::pin(timeout(self.app.config.send_timeout, self.socket.feed(msg))).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => {
+                if is_write_buffer_full(&e) {
+                    bump(&self.app.stats.slow_send_closes);
+                }
+                Err(())
+            }
+            Err(_) => {
                 bump(&self.app.stats.slow_send_closes);
                 Err(())
             }
