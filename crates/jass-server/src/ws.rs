@@ -312,7 +312,20 @@ impl Conn {
 
     async fn send(&mut self, msg: Message) -> Result<(), ()> {
         // Boxed: the timer and the send are large and only live while a frame goes out.
-        match Box::pin(timeout(self.app.config.send_timeout, self.socket.send(msg))).await {
+        let sent = Box::pin(timeout(self.app.config.send_timeout, self.socket.send(msg))).await;
+        self.written(sent)
+    }
+
+    /// Queues a frame without flushing; the next `send` writes it out with its own.
+    async fn feed(&mut self, msg: Message) -> Result<(), ()> {
+        let queued = Box::pin(timeout(self.app.config.send_timeout, self.socket.feed(msg))).await;
+        self.written(queued)
+    }
+
+    /// A write's outcome: a peer that does not read (full buffer, timeout) is counted
+    /// and dropped, as is one whose socket failed.
+    fn written(&self, r: Result<Result<(), axum::Error>, tokio::time::error::Elapsed>) -> Result<(), ()> {
+        match r {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {
                 if is_write_buffer_full(&e) {
@@ -322,23 +335,6 @@ impl Conn {
             }
             Err(_) => {
                 debug!("peer is not reading, dropping it");
-                bump(&self.app.stats.slow_send_closes);
-                Err(())
-            }
-        }
-    }
-
-    /// Queues a frame without flushing; the next `send` writes it out with its own.
-    async fn feed(&mut self, msg: Message) -> Result<(), ()> {
-        match Box::pin(timeout(self.app.config.send_timeout, self.socket.feed(msg))).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => {
-                if is_write_buffer_full(&e) {
-                    bump(&self.app.stats.slow_send_closes);
-                }
-                Err(())
-            }
-            Err(_) => {
                 bump(&self.app.stats.slow_send_closes);
                 Err(())
             }

@@ -106,6 +106,17 @@ async fn play_one(players: &mut [Client]) -> (usize, Action) {
     (seat, action)
 }
 
+/// Plays until the game has a result.
+async fn play_to_the_end(players: &mut [Client]) {
+    loop {
+        sync_all(players).await;
+        if players[0].view().game.as_ref().unwrap().result.is_some() {
+            return;
+        }
+        play_one(players).await;
+    }
+}
+
 fn game_view_of(c: &Client) -> serde_json::Value {
     serde_json::to_value(c.view().game.as_ref().unwrap()).unwrap()
 }
@@ -247,13 +258,7 @@ async fn idle_tables_expire_but_finished_games_keep_their_record() {
     {
         let mut players = connect_all(&server, &done, &tokens).await;
         start(&mut players).await;
-        loop {
-            sync_all(&mut players).await;
-            if players[0].view().game.as_ref().unwrap().result.is_some() {
-                break;
-            }
-            play_one(&mut players).await;
-        }
+        play_to_the_end(&mut players).await;
     }
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
@@ -362,13 +367,7 @@ async fn rematch_votes_survive_a_restart() {
             .await;
         let mut players = connect_all(&server, &table, &tokens).await;
         start(&mut players).await;
-        loop {
-            sync_all(&mut players).await;
-            if players[0].view().game.as_ref().unwrap().result.is_some() {
-                break;
-            }
-            play_one(&mut players).await;
-        }
+        play_to_the_end(&mut players).await;
         for seat in [0, 2] {
             let c = &mut players[seat];
             let id = Some(c.id());
