@@ -208,7 +208,8 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
     }
 
     // The deal, as in `random_hands`, one step of every round at a time.
-    let mut decks: [[u8; 36]; K] = [std::array::from_fn(|i| i as u8); K];
+    // 64 places, of which the first 36 are used: a masked index needs no bounds check.
+    let mut decks: [[u8; 64]; K] = [std::array::from_fn(|i| i as u8); K];
     let mut hands = [[0u64; 4]; K];
     for h in (1..4).rev() {
         let first = 2 * (3 - h);
@@ -217,8 +218,8 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
         let mut step = |i: usize, word: &mut [u64; K]| {
             for r in 0..K {
                 let j = below(&mut word[r], i as u32 + 1) as usize;
-                decks[r].swap(i, j);
-                bits[r] |= 1 << (decks[r][i] & 63);
+                decks[r].swap(i & 63, j & 63);
+                bits[r] |= 1 << (decks[r][i & 63] & 63);
             }
         };
         for i in (9 * h + 4..9 * h + 9).rev() {
@@ -264,7 +265,7 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
         let mut p = [0u32; K];
         // The best card so far as its trick key (high byte) over the seat that played
         // it: one maximum tracks both, as cards that can win have distinct keys.
-        let mut best = [0u16; K];
+        let mut best = [0u32; K];
         for r in 0..K {
             let c = CardSet::pick_index(hands[r][lead[r]], &mut word[r]);
             hands[r][lead[r]] &= !(1 << c);
@@ -272,9 +273,9 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
             led_mask[r] = SUIT_MASK << (9 * led);
             row[r] = &key_points[r][led];
             down[r] = 1 << c;
-            let kp = row[r][c & 63];
-            p[r] = u32::from(kp & 0xFF);
-            best[r] = (kp & 0xFF00) | lead[r] as u16;
+            let kp = u32::from(row[r][c & 63]);
+            p[r] = kp & 0xFF;
+            best[r] = (kp & 0xFF00) | lead[r] as u32;
         }
         for k in 1..4 {
             for r in 0..K {
@@ -284,13 +285,13 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
                 let c = CardSet::pick_index(legal, &mut word[r]);
                 hands[r][seat] = hand & !(1 << c);
                 down[r] |= 1 << c;
-                let kp = row[r][c & 63];
-                p[r] += u32::from(kp & 0xFF);
-                best[r] = best[r].max((kp & 0xFF00) | seat as u16);
+                let kp = u32::from(row[r][c & 63]);
+                p[r] += kp & 0xFF;
+                best[r] = best[r].max((kp & 0xFF00) | seat as u32);
             }
         }
         for r in 0..K {
-            let winner = usize::from(best[r] & 3);
+            let winner = (best[r] & 3) as usize;
             points[r][winner & 1] += p[r];
             tricks[r][winner & 1] += 1;
             lead[r] = winner;
@@ -303,11 +304,11 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
         let (mut p, mut best) = (LAST_TRICK_BONUS, 0);
         for k in 0..4 {
             let seat = (lead[r] + k) & 3;
-            let kp = row[hands[r][seat].trailing_zeros() as usize & 63];
-            p += u32::from(kp & 0xFF);
-            best = best.max((kp & 0xFF00) | seat as u16);
+            let kp = u32::from(row[hands[r][seat].trailing_zeros() as usize & 63]);
+            p += kp & 0xFF;
+            best = best.max((kp & 0xFF00) | seat as u32);
         }
-        let team = usize::from(best & 1);
+        let team = (best & 1) as usize;
         points[r][team] += p;
         tricks[r][team] += 1;
     }
