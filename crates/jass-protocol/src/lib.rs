@@ -145,6 +145,47 @@ pub enum ClientMsg {
 }
 
 impl ClientMsg {
+    /// Every message's `type` on the wire, in the order of [`ClientMsg::type_index`].
+    pub const TYPES: [&'static str; 12] = [
+        "hello",
+        "schiebe",
+        "choose",
+        "play",
+        "stoeck",
+        "bedanke",
+        "start",
+        "swap_seats",
+        "free_seat",
+        "set_options",
+        "rematch",
+        "ping",
+    ];
+
+    /// This message's place in [`ClientMsg::TYPES`] (per-type counters index by it).
+    #[must_use]
+    pub const fn type_index(&self) -> usize {
+        match self {
+            Self::Hello { .. } => 0,
+            Self::Schiebe { .. } => 1,
+            Self::Choose { .. } => 2,
+            Self::Play { .. } => 3,
+            Self::Stoeck { .. } => 4,
+            Self::Bedanke { .. } => 5,
+            Self::Start { .. } => 6,
+            Self::SwapSeats { .. } => 7,
+            Self::FreeSeat { .. } => 8,
+            Self::SetOptions { .. } => 9,
+            Self::Rematch { .. } => 10,
+            Self::Ping { .. } => 11,
+        }
+    }
+
+    /// This message's `type` on the wire.
+    #[must_use]
+    pub const fn type_name(&self) -> &'static str {
+        Self::TYPES[self.type_index()]
+    }
+
     /// The request id, echoed in the reply.
     #[must_use]
     pub const fn id(&self) -> Option<u64> {

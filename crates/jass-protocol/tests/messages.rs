@@ -26,3 +26,32 @@ fn strict_decoding() {
         serde_json::from_str(r#"{"type":"error","id":7,"code":"illegal_card","message":"no"}"#).unwrap();
     assert!(matches!(e, ServerMsg::Error { .. }));
 }
+
+/// `ClientMsg::TYPES` (the server's per-type counters) names each message exactly as
+/// its `type` on the wire, one slot per message.
+#[test]
+fn type_names_match_the_wire() {
+    let frames = [
+        r#"{"type":"hello","protocol":1}"#,
+        r#"{"type":"schiebe"}"#,
+        r#"{"type":"choose","contract":"obenabe"}"#,
+        r#"{"type":"play","card":"HJ"}"#,
+        r#"{"type":"stoeck"}"#,
+        r#"{"type":"bedanke"}"#,
+        r#"{"type":"start"}"#,
+        r#"{"type":"swap_seats","a":1,"b":2}"#,
+        r#"{"type":"free_seat","seat":3}"#,
+        r#"{"type":"set_options","preset":"swisslos"}"#,
+        r#"{"type":"rematch"}"#,
+        r#"{"type":"ping","t":1}"#,
+    ];
+    assert_eq!(frames.len(), ClientMsg::TYPES.len());
+    for (i, frame) in frames.iter().enumerate() {
+        let msg = parse(frame).unwrap();
+        let wire: serde_json::Value = serde_json::from_str(frame).unwrap();
+        assert_eq!(msg.type_index(), i, "{frame}");
+        assert_eq!(msg.type_name(), wire["type"], "{frame}");
+        let back = serde_json::to_value(&msg).unwrap();
+        assert_eq!(back["type"], msg.type_name());
+    }
+}

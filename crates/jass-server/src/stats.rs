@@ -10,40 +10,6 @@ use std::time::Instant;
 use jass_protocol::{ClientMsg, ErrorCode};
 use serde::Serialize;
 
-/// The client message types, in the order of [`Stats::messages_in`].
-const MSG_TYPES: [&str; 12] = [
-    "hello",
-    "schiebe",
-    "choose",
-    "play",
-    "stoeck",
-    "bedanke",
-    "start",
-    "swap_seats",
-    "free_seat",
-    "set_options",
-    "rematch",
-    "ping",
-];
-
-/// The slot of a message's type in [`MSG_TYPES`].
-const fn msg_slot(msg: &ClientMsg) -> usize {
-    match msg {
-        ClientMsg::Hello { .. } => 0,
-        ClientMsg::Schiebe { .. } => 1,
-        ClientMsg::Choose { .. } => 2,
-        ClientMsg::Play { .. } => 3,
-        ClientMsg::Stoeck { .. } => 4,
-        ClientMsg::Bedanke { .. } => 5,
-        ClientMsg::Start { .. } => 6,
-        ClientMsg::SwapSeats { .. } => 7,
-        ClientMsg::FreeSeat { .. } => 8,
-        ClientMsg::SetOptions { .. } => 9,
-        ClientMsg::Rematch { .. } => 10,
-        ClientMsg::Ping { .. } => 11,
-    }
-}
-
 /// Server-wide counters; gauges go up and down, the rest only up.
 #[derive(Debug)]
 pub(crate) struct Stats {
@@ -57,8 +23,8 @@ pub(crate) struct Stats {
     pub(crate) spectators: AtomicU64,
     /// Tables created over HTTP.
     pub(crate) tables_created: AtomicU64,
-    /// Well-formed messages received, by type (slots of [`MSG_TYPES`]).
-    messages_in: [AtomicU64; MSG_TYPES.len()],
+    /// Well-formed messages received, by type (slots of [`ClientMsg::TYPES`]).
+    messages_in: [AtomicU64; ClientMsg::TYPES.len()],
     /// Requests the table accepted (answered `ack`).
     pub(crate) actions_accepted: AtomicU64,
     /// `error` frames sent, by code. A refusal is rare next to a frame, so a short
@@ -116,7 +82,7 @@ impl Stats {
 
     /// Counts a well-formed incoming message.
     pub(crate) fn message_in(&self, msg: &ClientMsg) {
-        if let Some(c) = self.messages_in.get(msg_slot(msg)) {
+        if let Some(c) = self.messages_in.get(msg.type_index()) {
             bump(c);
         }
     }
@@ -130,7 +96,7 @@ impl Stats {
     /// The JSON answer of `GET /api/stats`; `tables` comes from the registry, `store`
     /// from the store (`None` without a disk).
     pub(crate) fn snapshot(&self, tables: usize, store: Option<jass_store::Metrics>) -> Snapshot {
-        let messages_in = MSG_TYPES
+        let messages_in = ClientMsg::TYPES
             .iter()
             .zip(&self.messages_in)
             .map(|(name, c)| ((*name).to_owned(), get(c)))
