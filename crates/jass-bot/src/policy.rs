@@ -45,7 +45,7 @@ pub fn weis_to_declare(game: &SeatView, options: &Options) -> Vec<CardSet> {
     if !small {
         return game.allowed.weis.iter().map(|w| w.cards()).collect();
     }
-    let mut offered = game.allowed.weis.clone();
+    let mut offered = game.allowed.weis;
     offered.sort_by_key(|w| std::cmp::Reverse(w.points(small)));
     let mut used = CardSet::EMPTY;
     let mut out = Vec::new();

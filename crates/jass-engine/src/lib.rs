@@ -53,6 +53,7 @@ mod options;
 mod playout;
 mod record;
 mod seat;
+mod short_list;
 mod trick;
 mod view;
 mod weis;
@@ -72,6 +73,7 @@ pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, Op
 pub use playout::{Playout, play_random, random_hands, random_round, random_rounds};
 pub use record::{RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};
 pub use seat::{Seat, Team};
+pub use short_list::ShortList;
 pub use trick::{PlayedCard, PlayedCards, Trick, legal_cards};
 pub use view::{Allowed, SeatView, TrickView, Viewer, WeisOutcome, WeisView};
 pub use weis::{

@@ -10,6 +10,7 @@ use crate::contract::Contract;
 use crate::deal::Commitment;
 use crate::game::{CompletedTrick, Game, GameResult, Phase, RoundSummary};
 use crate::seat::{Seat, Team};
+use crate::short_list::ShortList;
 use crate::trick::PlayedCards;
 use crate::weis::WeisList;
 
@@ -36,13 +37,13 @@ pub struct TrickView {
 
 /// One seat's Weis declaration (R6): points are public at once; the cards only to the
 /// declarer, and to everyone once its team's Weis won the comparison.
-#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WeisView {
     /// Who declared.
     pub seat: Seat,
     /// Points of each declared Weis.
-    pub points: ArrayVec<u32, 4>,
+    pub points: ShortList<u32, 4>,
     /// The Weis's cards, when this viewer may see them.
     pub cards: Option<WeisList>,
 }
@@ -158,8 +159,8 @@ impl Game {
                 // At most one entry per seat: four always fit.
                 let _fits = weis.try_push(WeisView {
                     seat: s,
-                    points: r.declared_points[s.index()].clone(),
-                    cards: visible.then(|| declared.clone()),
+                    points: r.declared_points[s.index()],
+                    cards: visible.then_some(*declared),
                 });
             }
         }

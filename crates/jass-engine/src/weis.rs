@@ -2,6 +2,7 @@
 //! Stöck detection (R7).
 
 use std::cmp::Ordering;
+use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -9,7 +10,7 @@ use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::seat::Seat;
-use arrayvec::ArrayVec;
+use crate::short_list::ShortList;
 
 /// The shape of a Weis.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
@@ -27,7 +28,7 @@ pub enum WeisKind {
     Four(Rank),
 }
 
-/// A run or a four of a kind, identified by its cards. Serialized as its cards.
+/// A run or a four of a kind. Serialized as its cards.
 ///
 /// ```
 /// use jass_engine::{Weis, CardSet};
@@ -35,14 +36,30 @@ pub enum WeisKind {
 /// assert_eq!(w.points(false), 20);
 /// assert!(Weis::from_cards("HQ HK SA".parse().unwrap()).is_none());
 /// ```
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash)]
 pub struct Weis {
-    /// The cards; the shape follows from them (see [`Weis::kind`]), which keeps a Weis
-    /// to eight bytes in views.
-    cards: CardSet,
+    /// Index of the lowest card (for a four: of its rank, the hearts card).
+    low: u8,
+    /// A run's length (3..=9), or [`FOUR`] for a four of a kind. Two bytes instead of a
+    /// card set's eight: every view carries up to four lists of them, and a compact
+    /// list is what keeps a view cheap to build and to return.
+    len: u8,
 }
 
+/// [`Weis::len`] of a four of a kind.
+const FOUR: u8 = 0;
+
 impl Weis {
+    /// The run of `len` cards from the card with index `low` (its suit holds them all).
+    const fn run(low: u32, len: u32) -> Self {
+        Self { low: low as u8, len: len as u8 }
+    }
+
+    /// The four cards of `rank`.
+    const fn four(rank: Rank) -> Self {
+        Self { low: rank.index() as u8, len: FOUR }
+    }
+
     /// The Weis these cards form, if they form one (shape only; holding and
     /// wholeness are checked by [`validate_declaration`]).
     #[must_use]
@@ -52,7 +69,7 @@ impl Weis {
             && let Some(first) = cards.first()
             && cards == CardSet::rank(first.rank())
         {
-            return Some(Self { cards });
+            return Some(Self::four(first.rank()));
         }
         if n < 3 {
             return None;
@@ -68,26 +85,27 @@ impl Weis {
         if shifted & (shifted + 1) != 0 {
             return None;
         }
-        Some(Self { cards })
+        Some(Self::run(first.index() as u32, n))
     }
 
     /// The Weis's cards.
     #[must_use]
     pub const fn cards(&self) -> CardSet {
-        self.cards
+        if self.len == FOUR {
+            CardSet::rank(Rank::ALL[self.low as usize])
+        } else {
+            CardSet::from_bits(((1u64 << self.len) - 1) << self.low)
+        }
     }
 
     /// The Weis's shape.
     #[must_use]
     pub const fn kind(&self) -> WeisKind {
-        let bits = self.cards.bits();
-        let first = bits.trailing_zeros() as usize;
-        let rank = Rank::ALL[first % 9];
-        let n = bits.count_ones();
-        if n == 4 && bits == CardSet::rank(rank).bits() {
-            WeisKind::Four(rank)
+        let low = self.low as usize;
+        if self.len == FOUR {
+            WeisKind::Four(Rank::ALL[low])
         } else {
-            WeisKind::Run { suit: Suit::from_index(first / 9), low: rank, len: n as u8 }
+            WeisKind::Run { suit: Suit::from_index(low / 9), low: Rank::ALL[low % 9], len: self.len }
         }
     }
 
@@ -111,14 +129,28 @@ impl Weis {
     }
 }
 
+/// Shown as its cards, like its JSON form.
+impl fmt::Debug for Weis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Weis").field("cards", &self.cards()).finish()
+    }
+}
+
 impl Serialize for Weis {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.cards.serialize(s)
+        self.cards().serialize(s)
     }
 }
 
 /// The Weis of one seat (at most three fit in nine cards), inline.
-pub type WeisList = ArrayVec<Weis, 4>;
+pub type WeisList = ShortList<Weis, 4>;
+
+/// The run H6 H7 H8: only the filler of a [`WeisList`]'s unused slots.
+impl Default for Weis {
+    fn default() -> Self {
+        Self::run(0, 3)
+    }
+}
 
 impl<'de> Deserialize<'de> for Weis {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -168,14 +200,13 @@ fn each_weis(hand: CardSet, small_weis: bool, mut found: impl FnMut(Weis)) {
     while starts != 0 {
         let low = starts.trailing_zeros();
         let len = (x >> low).trailing_ones().min(9 - low % 9);
-        let run = ((1u64 << len) - 1) << low;
-        found(Weis { cards: CardSet::from_bits(run) });
+        found(Weis::run(low, len));
         starts &= starts - 1;
     }
     // Ranks held in all four suits, lowest first.
     let mut fours = Suit::ALL.iter().fold(0x1FF, |acc, &s| acc & hand.suit_bits(s));
     while fours != 0 {
-        let w = Weis { cards: CardSet::rank(Rank::ALL[fours.trailing_zeros() as usize % 9]) };
+        let w = Weis::four(Rank::ALL[fours.trailing_zeros() as usize % 9]);
         if w.points(small_weis) > 0 {
             found(w);
         }
@@ -370,14 +401,14 @@ mod tests {
                 let len = (bits >> low).trailing_ones();
                 let run = ((1u64 << len) - 1) << low;
                 if len >= 3 {
-                    out.push(Weis { cards: CardSet::from_bits(run << (9 * suit.index())) });
+                    out.push(Weis::run(low + 9 * suit.index() as u32, len));
                 }
                 bits &= !(run as u16);
             }
         }
         for rank in Rank::ALL {
-            let w = Weis { cards: CardSet::rank(rank) };
-            if hand.contains_all(w.cards) && w.points(small_weis) > 0 {
+            let w = Weis::four(rank);
+            if hand.contains_all(w.cards()) && w.points(small_weis) > 0 {
                 out.push(w);
             }
         }
