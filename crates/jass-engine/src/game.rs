@@ -16,7 +16,9 @@ use crate::record::{Record, RoundRecord, SeatAction};
 use crate::seat::{Seat, Team};
 use crate::short_list::ShortList;
 use crate::trick::{PlayedCard, PlayedCards, Trick, legal_cards};
-use crate::weis::{Weis, WeisKey, WeisList, has_stoeck, stoeck_cards, validate_in_hand, weis_in_hand};
+use crate::weis::{
+    MAX_WEIS, Weis, WeisKey, WeisList, has_stoeck, stoeck_cards, validate_in_hand, weis_in_hand,
+};
 
 /// Points for the last trick (R4).
 pub const LAST_TRICK_BONUS: u32 = 5;
@@ -181,7 +183,7 @@ pub(crate) struct Round {
     pub(crate) tricks_won: [u8; 2],
     pub(crate) declared: [WeisList; 4],
     /// The points of each declared Weis (public at once, R6).
-    pub(crate) declared_points: [ShortList<u32, 4>; 4],
+    pub(crate) declared_points: [ShortList<u32, MAX_WEIS>; 4],
     /// After trick 1: the team whose Weis scored, with its points.
     pub(crate) weis_result: Option<(Option<Team>, u32)>,
     pub(crate) stoeck_holder: Option<Seat>,
@@ -758,7 +760,8 @@ impl Game {
         r.last_played_by = Some(seat);
         events.push(Event::CardPlayed(PlayedCard { seat, card }));
         if !weis.is_empty() {
-            let points: ShortList<u32, 4> = weis.iter().map(|w| w.points(self.options.small_weis)).collect();
+            let points: ShortList<u32, MAX_WEIS> =
+                weis.iter().map(|w| w.points(self.options.small_weis)).collect();
             r.declared[seat.index()] = weis.iter().copied().collect();
             let list = points.to_vec();
             r.declared_points[seat.index()] = points;

@@ -77,5 +77,6 @@ pub use short_list::ShortList;
 pub use trick::{PlayedCard, PlayedCards, Trick, legal_cards};
 pub use view::{Allowed, SeatView, TrickView, Viewer, WeisOutcome, WeisView};
 pub use weis::{
-    Weis, WeisError, WeisKey, WeisKind, WeisList, find_weis, has_stoeck, stoeck_cards, validate_declaration,
+    MAX_WEIS, Weis, WeisError, WeisKey, WeisKind, WeisList, find_weis, has_stoeck, stoeck_cards,
+    validate_declaration,
 };

@@ -12,7 +12,7 @@ use crate::game::{CompletedTrick, Game, GameResult, Phase, RoundSummary};
 use crate::seat::{Seat, Team};
 use crate::short_list::ShortList;
 use crate::trick::PlayedCards;
-use crate::weis::WeisList;
+use crate::weis::{MAX_WEIS, WeisList};
 
 /// Who is looking.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -43,7 +43,7 @@ pub struct WeisView {
     /// Who declared.
     pub seat: Seat,
     /// Points of each declared Weis.
-    pub points: ShortList<u32, 4>,
+    pub points: ShortList<u32, MAX_WEIS>,
     /// The Weis's cards, when this viewer may see them.
     pub cards: Option<WeisList>,
 }

@@ -142,8 +142,11 @@ impl Serialize for Weis {
     }
 }
 
-/// The Weis of one seat (at most three fit in nine cards), inline.
-pub type WeisList = ShortList<Weis, 4>;
+/// The most Weis one hand of nine cards holds (see [`weis_in_hand`]).
+pub const MAX_WEIS: usize = 3;
+
+/// The Weis of one seat, inline.
+pub type WeisList = ShortList<Weis, MAX_WEIS>;
 
 /// The run H6 H7 H8: only the filler of a [`WeisList`]'s unused slots.
 impl Default for Weis {
@@ -177,8 +180,9 @@ pub fn find_weis(hand: CardSet, small_weis: bool) -> Vec<Weis> {
 }
 
 /// [`find_weis`] for a hand of at most nine cards, without allocating. Nine cards hold
-/// at most three Weis (three runs fill three suits, leaving no four; two fours leave
-/// room for one run), so the list never overflows.
+/// at most three Weis ([`MAX_WEIS`]): three runs fill three suits, leaving no card for
+/// a four; a four and two runs take eight cards, a third run would need two more; two
+/// fours leave room for one run. So the list never overflows.
 pub(crate) fn weis_in_hand(hand: CardSet, small_weis: bool) -> WeisList {
     let mut out = WeisList::new();
     each_weis(hand, small_weis, |w| {
@@ -255,7 +259,7 @@ pub fn validate_declaration(
 }
 
 /// [`validate_declaration`] for a hand of at most nine cards, without allocating: it
-/// holds at most three Weis (see [`weis_in_hand`]) and a valid declaration names each
+/// holds at most [`MAX_WEIS`] Weis (see [`weis_in_hand`]) and a valid declaration names each
 /// once, so the list never overflows.
 pub(crate) fn validate_in_hand(
     hand: CardSet,
@@ -429,5 +433,25 @@ mod tests {
             }
         }
         assert_eq!(find_weis(CardSet::DECK, false).len(), 4 + 9);
+    }
+
+    #[test]
+    fn nine_cards_hold_at_most_max_weis() {
+        // The densest hands: two fours and a run, a four and two runs, three runs.
+        for hand in ["H6 H7 H8 D7 D8 C7 C8 S7 S8", "H6 H7 H8 D8 D9 DT C8 S8 SA", "H6 H7 H8 D6 D7 D8 C6 C7 C8"]
+        {
+            assert_eq!(find_weis(hand.parse().unwrap(), false).len(), MAX_WEIS, "{hand}");
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..100_000 {
+            let mut hand = CardSet::EMPTY;
+            while hand.len() < 9 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                hand = hand.with(Card::from_index((x % 36) as u8).unwrap());
+            }
+            assert!(find_weis(hand, false).len() <= MAX_WEIS, "{hand:?}");
+        }
     }
 }
