@@ -1,13 +1,15 @@
 //! What a seat can do (the one way into a game) and what happened as a result.
 
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::seat::{Seat, Team};
+use crate::short_list::ShortList;
 use crate::trick::PlayedCard;
-use crate::weis::Weis;
+use crate::weis::{MAX_WEIS, WeisList};
 
 /// An action of one seat. The JSON form (`{"type": "play", "card": "HJ"}`) is the one
 /// records and the wire protocol use.
@@ -96,7 +98,7 @@ pub enum Event {
         /// Who declared.
         seat: Seat,
         /// The points of each declared Weis.
-        points: Vec<u32>,
+        points: ShortList<u32, MAX_WEIS>,
     },
     /// Stöck announced (R7).
     StoeckAnnounced {
@@ -122,8 +124,8 @@ pub enum Event {
         team: Option<Team>,
         /// Its Weis points before the multiplier.
         points: u32,
-        /// The scoring side's Weis, revealed to all.
-        revealed: Vec<(Seat, Vec<Weis>)>,
+        /// The scoring side's Weis, revealed to all (its one or two declaring seats).
+        revealed: ArrayVec<(Seat, WeisList), 2>,
     },
     /// A round ended; its seed is revealed. Boxed: it comes once a round, and inline it
     /// would make every event (and the events of every action, copied out of `apply`)

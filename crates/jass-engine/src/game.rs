@@ -763,9 +763,7 @@ impl Game {
             let points: ShortList<u32, MAX_WEIS> =
                 weis.iter().map(|w| w.points(self.options.small_weis)).collect();
             r.declared[seat.index()] = weis.iter().copied().collect();
-            let list = points.to_vec();
             r.declared_points[seat.index()] = points;
-            let points = list;
             events.push(Event::WeisDeclared { seat, points });
         }
         if r.stoeck_holder == Some(seat)
@@ -850,7 +848,7 @@ impl Game {
             .seats()
             .iter()
             .filter(|s| !self.round.declared[s.index()].is_empty())
-            .map(|&s| (s, self.round.declared[s.index()].to_vec()))
+            .map(|&s| (s, self.round.declared[s.index()]))
             .collect();
         events.push(Event::WeisResolved { team: Some(team), points, revealed });
     }

@@ -135,7 +135,7 @@ fn r6_declare_all_some_or_none() {
         if declared.is_empty() {
             assert!(announced.is_empty());
         } else {
-            let points: Vec<u32> = weis.iter().map(|w| Weis::from_cards(*w).unwrap().points(false)).collect();
+            let points = weis.iter().map(|w| Weis::from_cards(*w).unwrap().points(false)).collect();
             assert_eq!(announced, vec![&Event::WeisDeclared { seat: seat(0), points }]);
         }
         for _ in 0..3 {
