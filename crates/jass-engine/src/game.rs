@@ -16,6 +16,7 @@ use crate::record::{Record, RoundRecord, SeatAction};
 use crate::seat::{Seat, Team};
 use crate::short_list::ShortList;
 use crate::trick::{PlayedCard, PlayedCards, Trick, legal_cards};
+use crate::view::WeisView;
 use crate::weis::{
     MAX_WEIS, Weis, WeisKey, WeisList, has_stoeck, stoeck_cards, validate_in_hand, weis_in_hand,
 };
@@ -182,8 +183,11 @@ pub(crate) struct Round {
     pub(crate) card_points: [u32; 2],
     pub(crate) tricks_won: [u8; 2],
     pub(crate) declared: [WeisList; 4],
-    /// The points of each declared Weis (public at once, R6).
-    pub(crate) declared_points: [ShortList<u32, MAX_WEIS>; 4],
+    /// Each seat's declaration as views show it (R6): `[0]` with the points only,
+    /// public at once, `[1]` with the cards too. Kept whole so that a view copies one from memory written long before: a
+    /// WeisView put together in the view (a byte here, seven there) was read back
+    /// before its pieces had settled, and the stalled loads were a quarter of a view.
+    pub(crate) weis_views: [[WeisView; 2]; 4],
     /// After trick 1: the team whose Weis scored, with its points.
     pub(crate) weis_result: Option<(Option<Team>, u32)>,
     pub(crate) stoeck_holder: Option<Seat>,
@@ -233,7 +237,7 @@ impl Round {
             card_points: [0; 2],
             tricks_won: [0; 2],
             declared: Default::default(),
-            declared_points: Default::default(),
+            weis_views: Seat::ALL.map(|seat| [WeisView { seat, points: ShortList::new(), cards: None }; 2]),
             weis_result: None,
             stoeck_holder: None,
             stoeck_announced: false,
@@ -762,8 +766,10 @@ impl Game {
         if !weis.is_empty() {
             let points: ShortList<u32, MAX_WEIS> =
                 weis.iter().map(|w| w.points(self.options.small_weis)).collect();
-            r.declared[seat.index()] = weis.iter().copied().collect();
-            r.declared_points[seat.index()] = points;
+            let declared: WeisList = weis.iter().copied().collect();
+            r.declared[seat.index()] = declared;
+            r.weis_views[seat.index()] =
+                [WeisView { seat, points, cards: None }, WeisView { seat, points, cards: Some(declared) }];
             events.push(Event::WeisDeclared { seat, points });
         }
         if r.stoeck_holder == Some(seat)

@@ -153,15 +153,10 @@ impl Game {
         };
         let mut weis = ArrayVec::new();
         for s in Seat::ALL {
-            let declared = &r.declared[s.index()];
-            if !declared.is_empty() {
+            if !r.declared[s.index()].is_empty() {
                 let visible = me == Some(s) || revealed_team == Some(s.team());
                 // At most one entry per seat: four always fit.
-                let _fits = weis.try_push(WeisView {
-                    seat: s,
-                    points: r.declared_points[s.index()],
-                    cards: visible.then_some(*declared),
-                });
+                let _fits = weis.try_push(r.weis_views[s.index()][usize::from(visible)]);
             }
         }
         SeatView {
