@@ -183,11 +183,14 @@ pub(crate) struct Round {
     pub(crate) card_points: [u32; 2],
     pub(crate) tricks_won: [u8; 2],
     pub(crate) declared: [WeisList; 4],
-    /// Each seat's declaration as views show it (R6): `[0]` with the points only,
-    /// public at once, `[1]` with the cards too. Kept whole so that a view copies one from memory written long before: a
-    /// WeisView put together in the view (a byte here, seven there) was read back
-    /// before its pieces had settled, and the stalled loads were a quarter of a view.
-    pub(crate) weis_views: [[WeisView; 2]; 4],
+    /// The points of each declared Weis (public at once, R6).
+    pub(crate) declared_points: [ShortList<u32, MAX_WEIS>; 4],
+    /// The declared Weis as each viewer sees them (seats 0–3, then spectators), kept
+    /// up to date when a Weis is declared or compared. A view copies its list whole
+    /// from memory written long before: a list assembled in the view was read back
+    /// while its pieces were still being stored, and the stalled loads were a large
+    /// part of a view's time.
+    pub(crate) weis_lists: [ShortList<WeisView, 4>; 5],
     /// After trick 1: the team whose Weis scored, with its points.
     pub(crate) weis_result: Option<(Option<Team>, u32)>,
     pub(crate) stoeck_holder: Option<Seat>,
@@ -237,7 +240,8 @@ impl Round {
             card_points: [0; 2],
             tricks_won: [0; 2],
             declared: Default::default(),
-            weis_views: Seat::ALL.map(|seat| [WeisView { seat, points: ShortList::new(), cards: None }; 2]),
+            declared_points: Default::default(),
+            weis_lists: Default::default(),
             weis_result: None,
             stoeck_holder: None,
             stoeck_announced: false,
@@ -257,6 +261,31 @@ impl Round {
         let lens = (u32::from(9 - self.trick_no) * 0x0101_0101 - in_trick).to_le_bytes();
         debug_assert_eq!(lens, self.hands.map(|h| h.len() as u8));
         lens
+    }
+
+    /// Rebuilds [`weis_lists`](Self::weis_lists) after a declaration or the Weis
+    /// comparison: a seat sees the cards of its own Weis, everyone those of the team
+    /// that won the comparison (R6).
+    fn refresh_weis_lists(&mut self) {
+        let revealed = self.weis_result.and_then(|(team, _)| team);
+        for (viewer, list) in self.weis_lists.iter_mut().enumerate() {
+            let me = Seat::ALL.get(viewer).copied();
+            // Pushed in place (collected apart, the list was copied back in while its
+            // pieces were still being stored, and stalled). Declarations and revealed
+            // cards only accumulate within a round, so the new list covers every slot
+            // the old one used: nothing it showed less of is left behind as filler.
+            list.clear();
+            for s in Seat::ALL {
+                let declared = self.declared[s.index()];
+                if !declared.is_empty() {
+                    let visible = me == Some(s) || revealed == Some(s.team());
+                    let points = self.declared_points[s.index()];
+                    // At most one entry per seat: four always fit.
+                    let _fits =
+                        list.try_push(WeisView { seat: s, points, cards: visible.then_some(declared) });
+                }
+            }
+        }
     }
 
     const fn team_credits(&self, team: Team) -> u32 {
@@ -285,6 +314,8 @@ pub struct Game {
     /// Crossing of the target found in finished rounds (R10).
     crossed: [Option<CountPos>; 2],
     pub(crate) history: Vec<RoundSummary>,
+    /// The last of `history`, kept apart so that views copy it straight from here.
+    pub(crate) last_round: Option<RoundSummary>,
     pub(crate) result: Option<GameResult>,
     record: Record,
 }
@@ -310,6 +341,7 @@ impl Game {
             totals_before: [0; 2],
             crossed: [None; 2],
             history: Vec::new(),
+            last_round: None,
             result: None,
             record,
         })
@@ -781,10 +813,9 @@ impl Game {
         if !weis.is_empty() {
             let points: ShortList<u32, MAX_WEIS> =
                 weis.iter().map(|w| w.points(self.options.small_weis)).collect();
-            let declared: WeisList = weis.iter().copied().collect();
-            r.declared[seat.index()] = declared;
-            r.weis_views[seat.index()] =
-                [WeisView { seat, points, cards: None }, WeisView { seat, points, cards: Some(declared) }];
+            r.declared[seat.index()] = weis.iter().copied().collect();
+            r.declared_points[seat.index()] = points;
+            r.refresh_weis_lists();
             events.push(Event::WeisDeclared { seat, points });
         }
         if r.stoeck_holder == Some(seat)
@@ -864,6 +895,7 @@ impl Game {
             .map(|w| w.points(small))
             .sum();
         self.round.weis_result = Some((Some(team), points));
+        self.round.refresh_weis_lists();
         self.credit(team, points, CreditKind::Weis, 0);
         let revealed = team
             .seats()
@@ -912,6 +944,11 @@ impl Game {
         s
     }
 
+    fn push_summary(&mut self, summary: RoundSummary) {
+        self.history.push(summary);
+        self.last_round = Some(summary);
+    }
+
     fn freeze_crossings(&mut self) {
         for t in Team::ALL {
             self.crossed[t.index()] = self.crossing(t);
@@ -921,7 +958,7 @@ impl Game {
     fn finish_round(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Events) {
         let summary = self.summary(true);
         self.freeze_crossings();
-        self.history.push(summary);
+        self.push_summary(summary);
         events.push(Event::RoundScored(Box::new(summary)));
         // The finished round stays `self.round` if the game ends here, so `totals()`
         // (totals before the round + its credits) stays right; `totals_before` moves on
@@ -990,7 +1027,7 @@ impl Game {
         let begun = self.round.pushed || self.round.contract.is_some();
         if begun {
             let s = self.summary(false);
-            self.history.push(s);
+            self.push_summary(s);
         }
         let res = self.result_for(winner, EndReason::Bedanke { seat, right });
         self.result = Some(res);

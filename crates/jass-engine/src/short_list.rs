@@ -14,8 +14,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// At most `N` items of a small `Copy` type, inline. Reads as a slice; serializes as a
 /// sequence, like a `Vec`.
 ///
-/// The slots past the length hold `T::default()`, so that whole-list copies are plain
-/// and two lists with the same items are the same bytes.
+/// The slots past the length hold filler (`T::default()`, or items of before a
+/// [`clear`](Self::clear)); nothing reads them, and a whole-list copy is plain.
 #[derive(Copy, Clone)]
 pub struct ShortList<T, const N: usize> {
     items: [T; N],
@@ -42,6 +42,12 @@ impl<T: Copy + Default, const N: usize> ShortList<T, N> {
             }
             None => Err(item),
         }
+    }
+
+    /// Empties the list. The old items stay behind as filler (cheaper than writing
+    /// new filler; nothing reads past the length).
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
     }
 
     /// The items as a slice.

@@ -2,7 +2,6 @@
 //! what its viewer may know, never by redacting a copy of the state. A new secret
 //! field therefore stays private until someone decides who may see it.
 
-use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::cardset::CardSet;
@@ -46,6 +45,13 @@ pub struct WeisView {
     pub points: ShortList<u32, MAX_WEIS>,
     /// The Weis's cards, when this viewer may see them.
     pub cards: Option<WeisList>,
+}
+
+/// No Weis of seat 0: only the filler of a view's unused slots.
+impl Default for WeisView {
+    fn default() -> Self {
+        Self { seat: Seat::ALL[0], points: ShortList::new(), cards: None }
+    }
 }
 
 /// The outcome of the Weis comparison, after the first trick (R6).
@@ -109,7 +115,7 @@ pub struct SeatView {
     /// The last completed trick of this round.
     pub last_trick: Option<CompletedTrick>,
     /// Declared Weis this round.
-    pub weis: ArrayVec<WeisView, 4>,
+    pub weis: ShortList<WeisView, 4>,
     /// The Weis comparison, after the first trick.
     pub weis_result: Option<WeisOutcome>,
     /// Who announced Stöck this round.
@@ -139,7 +145,6 @@ impl Game {
             Viewer::Seat(s) => Some(s),
             Viewer::Spectator => None,
         };
-        let revealed_team = r.weis_result.and_then(|(t, _)| t);
         let allowed = match me {
             Some(s) if self.result.is_none() => Allowed {
                 schiebe: self.can_schiebe(s),
@@ -151,14 +156,6 @@ impl Game {
             },
             _ => Allowed::default(),
         };
-        let mut weis = ArrayVec::new();
-        for s in Seat::ALL {
-            if !r.declared[s.index()].is_empty() {
-                let visible = me == Some(s) || revealed_team == Some(s.team());
-                // At most one entry per seat: four always fit.
-                let _fits = weis.try_push(r.weis_views[s.index()][usize::from(visible)]);
-            }
-        }
         SeatView {
             seat: me,
             phase: self.phase(),
@@ -174,13 +171,13 @@ impl Game {
             pushed_back: r.pushed_back,
             trick: TrickView { number: r.trick_no, leader: r.trick.leader(), cards: r.trick.played_cards() },
             last_trick: r.last_trick.map(|t| t.completed()),
-            weis,
+            weis: r.weis_lists[me.map_or(4, Seat::index)],
             weis_result: r.weis_result.map(|(team, points)| WeisOutcome { team, points }),
             stoeck: self.stoeck_announced_by(),
             round_points: r.card_points,
             totals: self.totals(),
             commitment: r.commitment,
-            last_round: self.history.last().copied(),
+            last_round: self.last_round,
             rounds_played: self.history.len() as u32,
             result: self.result,
             allowed,
