@@ -12,7 +12,7 @@
 //! - `action`: [`Action`] (the one way in) and [`Event`].
 //! - `game`: [`Game`], the state machine from dealing to the end of the game (R2–R10).
 //! - `view`: [`SeatView`], the allow-list projection per viewer; its short lists are
-//!   [`ArrayVec`]s, so a view allocates nothing.
+//!   inline ([`ShortList`]s and [`ArrayVec`]s), so a view allocates nothing.
 //! - `record`: [`Record`], replay and verification (R12).
 //! - `playout`: allocation-free random rounds for bots and benchmarks.
 //! - `error`: [`RuleError`] with stable wire codes.

@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// sequence, like a `Vec`.
 ///
 /// The slots past the length hold filler (`T::default()`, or items of before a
-/// [`clear`](Self::clear)); nothing reads them, and a whole-list copy is plain.
+/// crate-internal `clear`); nothing reads them, and a whole-list copy is plain.
 #[derive(Copy, Clone)]
 pub struct ShortList<T, const N: usize> {
     items: [T; N],

@@ -142,7 +142,9 @@ impl Serialize for Weis {
     }
 }
 
-/// The most Weis one hand of nine cards holds (see [`weis_in_hand`]).
+/// The most Weis one hand of nine cards holds: three runs fill three suits and leave
+/// no card for a four; a four and two runs take eight, too many for a third run; two
+/// fours leave room for one run.
 pub const MAX_WEIS: usize = 3;
 
 /// The Weis of one seat, inline.
