@@ -217,9 +217,12 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
         let mut bits = [0u64; K];
         let mut step = |i: usize, word: &mut [u64; K]| {
             for r in 0..K {
-                let j = below(&mut word[r], i as u32 + 1) as usize;
-                decks[r].swap(i & 63, j & 63);
-                bits[r] |= 1 << (decks[r][i & 63] & 63);
+                // The swap's half that fills place `i` is dealt at once and never read
+                // again, so only place `j` is written.
+                let j = below(&mut word[r], i as u32 + 1) as usize & 63;
+                let dealt = decks[r][j];
+                decks[r][j] = decks[r][i & 63];
+                bits[r] |= 1 << (dealt & 63);
             }
         };
         for i in (9 * h + 4..9 * h + 9).rev() {
