@@ -6,18 +6,19 @@
 //!   the batched form search should use (one round alone is bound by its card-to-card
 //!   dependency chain; two interleaved let the CPU overlap them). `random1` measures
 //!   the single-round [`random_round`] instead, `random3`/`random4` other batch sizes;
-//! - `apply_rounds_per_sec`: the full checked path: [`Game::apply`] for the contract
-//!   and 36 plays (with the events), building the acting seat's [`Game::view`] before
+//! - `apply_rounds_per_sec`: the full checked path: [`Game::apply_into`] (`apply`
+//!   with a reused event buffer) for the contract and 36 plays (with the events), building the acting seat's [`Game::view`] before
 //!   each action as a bot would. A fresh game starts every 50 rounds so the record
 //!   stays small.
 //!
 //! Each figure is the median of five runs of about 1.5 s. An argument `random` or
-//! `apply` measures only that path (for profiling).
+//! `apply` measures only that path (for profiling); `apply-count N` plays N games of
+//! the apply path and stops, for instruction counts under callgrind.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use jass_engine::{Action, Contract, Game, Options, Seed, Viewer, random_round, random_rounds};
+use jass_engine::{Action, Contract, Events, Game, Options, Seed, Viewer, random_round, random_rounds};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
@@ -48,10 +49,11 @@ fn seed(rng: &mut Xoshiro256PlusPlus) -> Seed {
     Seed(b)
 }
 
-/// Plays one round through `Game::apply`, viewing before every action; returns the
+/// Plays one round through `Game::apply_into`, viewing before every action; returns the
 /// number of events (so nothing is optimized away).
 fn apply_round(game: &mut Game, rng: &mut Xoshiro256PlusPlus) -> usize {
     let mut events = 0;
+    let mut buffer = Events::new();
     let round = game.round_number();
     let next = seed(rng);
     while game.round_number() == round {
@@ -62,13 +64,18 @@ fn apply_round(game: &mut Game, rng: &mut Xoshiro256PlusPlus) -> usize {
         } else {
             let legal = view.allowed.cards;
             let card = legal.nth(rng.next_u32() % legal.len()).expect("a legal card");
-            Action::Play {
-                card,
-                weis: view.allowed.weis.iter().map(|w| w.cards()).collect(),
-                stoeck: view.allowed.stoeck,
-            }
+            // Declares every Weis it may, as before; most plays have none, and
+            // collecting from an empty list still cost the loop a call per play.
+            let weis = if view.allowed.weis.is_empty() {
+                Vec::new()
+            } else {
+                view.allowed.weis.iter().map(|w| w.cards()).collect()
+            };
+            Action::Play { card, weis, stoeck: view.allowed.stoeck }
         };
-        events += game.apply(seat, action, || next).expect("legal action").len();
+        buffer.clear();
+        game.apply_into(seat, action, || next, &mut buffer).expect("legal action");
+        events += buffer.len();
     }
     events
 }
@@ -116,6 +123,21 @@ fn main() {
         }
         Some("random4") => {
             println!("random4_per_sec={:.0}", median((0..RUNS).map(|_| random_rate::<4>()).collect()));
+            return;
+        }
+        Some("apply-count") => {
+            // A fixed number of rounds, for instruction counts (callgrind) that do not
+            // depend on the clock.
+            let games: u32 = std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(20);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(0xA991);
+            let mut events = 0;
+            for _ in 0..games {
+                let mut game = Game::new(Options::default(), seed(&mut rng)).expect("default options");
+                for _ in 0..ROUNDS_PER_GAME {
+                    events += black_box(apply_round(&mut game, &mut rng));
+                }
+            }
+            println!("rounds={} events={events}", games * ROUNDS_PER_GAME);
             return;
         }
         Some("random3") => {

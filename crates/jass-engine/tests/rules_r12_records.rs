@@ -354,3 +354,43 @@ fn r12_rng_is_rfc_8439_chacha20() {
         }
     }
 }
+
+/// `apply_into` is `apply` with the caller's buffer: the same events appended after
+/// what the buffer held, the same game, and a refusal appends nothing.
+#[test]
+fn r12_apply_into_matches_apply() {
+    use jass_engine::{Contract, Events};
+    let mut a = Game::new(Options::default(), Seed([3; 32])).unwrap();
+    let mut b = a.clone();
+    let mut buffer = Events::new();
+    let mut n: u32 = 0;
+    // Five rounds and a bit (the default game goes on until someone says bedanke).
+    while let Some(seat) = a.to_act()
+        && n < 200
+    {
+        n += 1;
+        let next = Seed([(n % 251) as u8; 32]);
+        let action = if a.phase() == Phase::Choosing {
+            Action::Choose { contract: Contract::ALL[(n % 6) as usize] }
+        } else {
+            let legal = a.legal_cards(seat);
+            let card = legal.nth(n % legal.len()).unwrap();
+            let weis = a.declarable_weis(seat).iter().map(|w| w.cards()).collect();
+            Action::Play { card, weis, stoeck: a.can_announce_stoeck(seat) }
+        };
+        // A refused action leaves the buffer (and the game) as they were.
+        let before = buffer.clone();
+        assert!(b.apply_into(seat.next(), action.clone(), || next, &mut buffer).is_err());
+        assert_eq!(buffer, before);
+        assert_eq!(a, b);
+        let held = buffer.len();
+        let events = a.apply(seat, action.clone(), || next).unwrap();
+        b.apply_into(seat, action, || next, &mut buffer).unwrap();
+        assert_eq!(&buffer[held..], &events[..]);
+        assert_eq!(a, b);
+        if buffer.len() > 8 {
+            buffer.clear();
+        }
+    }
+    assert_eq!(a.round_number(), 5);
+}
