@@ -746,6 +746,10 @@ impl Game {
     ///
     /// # Errors
     /// Why the action was refused; the game and `events` are then unchanged.
+    ///
+    /// Inline: where the buffer is a caller's local, the pushes then know it is still
+    /// inline instead of checking for a spilled one each time.
+    #[inline]
     pub fn apply_into(
         &mut self,
         seat: Seat,
