@@ -13,7 +13,8 @@
 //!
 //! Each figure is the median of five runs of about 1.5 s. An argument `random` or
 //! `apply` measures only that path (for profiling); `apply-count N` plays N games of
-//! the apply path and stops, for instruction counts under callgrind.
+//! the apply path and stops, for instruction counts under callgrind (`random-count N`
+//! likewise plays N two-round batches of the fast path).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -138,6 +139,16 @@ fn main() {
                 }
             }
             println!("rounds={} events={events}", games * ROUNDS_PER_GAME);
+            return;
+        }
+        Some("random-count") => {
+            // As `apply-count`, for the fast path: N batches of two rounds.
+            let batches: u32 = std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(1000);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5EED);
+            for _ in 0..batches {
+                black_box(random_rounds::<2, _>(&mut rng));
+            }
+            println!("rounds={}", 2 * batches);
             return;
         }
         Some("random3") => {
