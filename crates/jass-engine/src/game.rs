@@ -507,10 +507,13 @@ impl Game {
         self.declarable(seat).to_vec()
     }
 
-    /// [`declarable_weis`](Self::declarable_weis) without allocating.
+    /// [`declarable_weis`](Self::declarable_weis) without allocating. The test is
+    /// inline and the search not: every view asks, and a call for the test alone cost
+    /// more than its usual answer (none).
+    #[inline(always)]
     pub(crate) fn declarable(&self, seat: Seat) -> WeisList {
         if self.options.has_extras() && self.is_first_card(seat) && self.to_act() == Some(seat) {
-            weis_in_hand(self.round.hands[seat.index()], self.options.small_weis)
+            weis_to_declare(self.round.hands[seat.index()], self.options.small_weis)
         } else {
             WeisList::new()
         }
@@ -657,17 +660,20 @@ impl Game {
                 Ok(Checked::Plain)
             }
             Action::Play { card, weis, stoeck } => {
-                if self.phase() != Phase::Playing {
+                // The game is on (checked above): playing means a contract, and the
+                // turn is the trick's. The rules are applied directly rather than through
+                // `phase`, `to_act` and `legal_cards`, which would each check them again.
+                let Some(contract) = self.round.contract else {
                     return Err(RuleError::WrongPhase("choose the contract first"));
-                }
-                if self.to_act() != Some(seat) {
+                };
+                if self.round.trick.next_seat() != seat {
                     return Err(RuleError::NotYourTurn { to_act: self.to_act() });
                 }
                 let hand = self.round.hands[seat.index()];
                 if !hand.contains(*card) {
                     return Err(RuleError::CardNotHeld(*card));
                 }
-                let legal = self.legal_cards(seat);
+                let legal = legal_cards(hand, &self.round.trick, contract);
                 if !legal.contains(*card) {
                     return Err(RuleError::IllegalCard { card: *card, legal });
                 }
@@ -1056,4 +1062,11 @@ impl Game {
         events.push(Event::Bedanke { seat, right });
         events.push(Event::GameOver(res));
     }
+}
+
+/// [`weis_in_hand`] kept out of line, so that [`Game::declarable`] inlines as its test
+/// alone.
+#[inline(never)]
+fn weis_to_declare(hand: CardSet, small_weis: bool) -> WeisList {
+    weis_in_hand(hand, small_weis)
 }
