@@ -120,3 +120,137 @@ async fn the_checkpointer_copies_the_wal_into_the_database_while_the_store_runs(
     assert_eq!(page, 1024);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+/// Rows in `log` and in `entries` (the move's progress, seen from outside).
+fn rows(path: &std::path::Path) -> (i64, i64) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let count = |t: &str| conn.query_row(&format!("SELECT count(*) FROM {t}"), [], |r| r.get(0)).unwrap();
+    (count("log"), count("entries"))
+}
+
+/// A move on every commit, in steps of at most 64 rows.
+const EAGER: jass_store::Tuning = jass_store::Tuning { move_every: std::time::Duration::ZERO, move_rows: 1 };
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn appends_are_moved_from_the_log_into_entries_and_read_back_once() {
+    let path = temp_db("move");
+    let (store, _) = Store::open_tuned(&path, EAGER).unwrap();
+    // 300 tables: one move takes several steps (commits).
+    let futs: Vec<_> = (0..300).map(|t| store.append(&format!("t{t:03}"), format!("a{t}"))).collect();
+    for f in futs {
+        f.await.unwrap();
+    }
+    for n in 0..40 {
+        store.append("t007", format!("b{n}")).await.unwrap();
+    }
+    let t7 = store.read_table("t007").unwrap().unwrap();
+    assert_eq!(t7.entries.len(), 41);
+    assert_eq!(t7.entries[0], "a7");
+    assert_eq!(t7.entries[40], "b39");
+    drop(store);
+    let (log, entries) = rows(&path);
+    assert!(entries >= 300, "the first 300 rows were moved: log {log}, entries {entries}");
+    assert!(log < 100, "moved rows are deleted from the log: log {log}, entries {entries}");
+    let (_s, tables) = Store::open_tuned(&path, EAGER).unwrap();
+    assert_eq!(tables.len(), 300);
+    assert_eq!(tables.iter().map(|t| t.entries.len()).sum::<usize>(), 340);
+    assert_eq!(tables[7].entries, t7.entries);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// Random appends, deletes, cuts and reopens always read back exactly what a plain
+/// model holds: with moves on every commit, moves that never start, and the two
+/// alternating, so that some reopens find a move half done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_mix_of_writes_moves_and_reopens_reads_back_like_a_model() {
+    let lazy = jass_store::Tuning { move_every: std::time::Duration::from_secs(3600), move_rows: usize::MAX };
+    for (name, tunings) in
+        [("model-eager", [EAGER, EAGER]), ("model-lazy", [lazy, lazy]), ("model-mixed", [lazy, EAGER])]
+    {
+        let path = temp_db(name);
+        let mut model: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: u64| {
+            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (rng >> 33) % n
+        };
+        let mut serial = 0;
+        let mut reopened_mid_move = 0;
+        for round in 0..18 {
+            let (store, tables) = Store::open_tuned(&path, tunings[round % 2]).unwrap();
+            let got: std::collections::BTreeMap<String, Vec<String>> =
+                tables.into_iter().map(|t| (t.id, t.entries)).collect();
+            assert_eq!(got, model, "{name}: read back after reopen {round}");
+            // Every third round is short: a move the last round queued is cut off.
+            let ops = if round % 3 == 2 { 2 } else { 400 };
+            let mut futs: Vec<std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>>> = Vec::new();
+            for _ in 0..ops {
+                let table = format!("t{:02}", next(90));
+                match next(100) {
+                    0 => {
+                        model.remove(&table);
+                        futs.push(Box::pin(store.delete_table(&table)));
+                    }
+                    1 => {
+                        let keep = next(5) as usize;
+                        if let Some(e) = model.get_mut(&table) {
+                            e.truncate(keep);
+                        }
+                        futs.push(Box::pin(store.truncate(&table, keep as u64)));
+                    }
+                    _ => {
+                        serial += 1;
+                        model.entry(table.clone()).or_default().push(serial.to_string());
+                        futs.push(Box::pin(store.append(&table, serial.to_string())));
+                    }
+                }
+                // Await now and then, so writes spread over many commits.
+                if next(8) == 0 {
+                    for f in futs.drain(..) {
+                        f.await.unwrap();
+                    }
+                }
+            }
+            for f in futs {
+                f.await.unwrap();
+            }
+            let probe = format!("t{:02}", next(90));
+            let read = store.read_table(&probe).unwrap().map(|t| t.entries);
+            assert_eq!(read.as_ref(), model.get(&probe), "{name}: read_table while running");
+            drop(store);
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            let mid: bool =
+                conn.query_row("SELECT epoch_end > done_upto FROM compaction", [], |r| r.get(0)).unwrap();
+            reopened_mid_move += usize::from(mid);
+        }
+        if name == "model-mixed" {
+            assert!(reopened_mid_move > 0, "no reopen found a move half done");
+        }
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_from_before_the_log_opens_with_its_entries() {
+    let path = temp_db("old-layout");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE tables (id TEXT PRIMARY KEY, last_active INTEGER NOT NULL);
+             CREATE TABLE entries (id INTEGER PRIMARY KEY, table_id TEXT NOT NULL, entry TEXT NOT NULL);
+             CREATE INDEX entries_by_table ON entries (table_id, id);
+             INSERT INTO tables VALUES ('a', 5);
+             INSERT INTO entries (table_id, entry) VALUES ('a', '1'), ('a', '2');",
+        )
+        .unwrap();
+    }
+    let (store, tables) = Store::open_tuned(&path, EAGER).unwrap();
+    assert_eq!(tables[0].entries, ["1", "2"]);
+    store.append("a", "3".into()).await.unwrap();
+    store.append("a", "4".into()).await.unwrap();
+    drop(store);
+    let (_s, tables) = Store::open(&path).unwrap();
+    assert_eq!(tables[0].entries, ["1", "2", "3", "4"]);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}

@@ -1,0 +1,264 @@
+//! The store thread: the only writer. It drains its queue, runs every pending write
+//! in **one** transaction, adds a step of moving the log into `entries`, and commits
+//! once, so many tables' actions share one fsync (group commit). Only then are their
+//! callers told.
+
+use rusqlite::{Connection, params};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::Counters;
+use crate::compaction::{Compactor, Effect};
+
+/// At most this many writes share one transaction, so one commit never grows unbounded.
+const BATCH: usize = 4096;
+/// A table's `last_active` is rewritten at most this often (seconds). It only serves
+/// idle expiry after a restart, where a minute is nothing against a 24 h timeout, and
+/// rewriting it on every action would add a page to nearly every commit.
+const TOUCH_EVERY_S: i64 = 60;
+
+pub(crate) enum Op {
+    Append { id: String, entry: String },
+    DeleteTable { id: String },
+    Truncate { id: String, keep: u64 },
+}
+
+pub(crate) struct Job {
+    pub op: Op,
+    pub done: oneshot::Sender<Result<(), String>>,
+}
+
+/// What the store thread owns.
+pub(crate) struct Writer {
+    pub conn: Connection,
+    pub touched: Touched,
+    pub compactor: Compactor,
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+/// When each table's `last_active` was last written, so appends rewrite it only
+/// every [`TOUCH_EVERY_S`]. Known only to the store thread. Changes are undone with
+/// the transaction or savepoint that made them, so the map never claims a write that
+/// was rolled back (a table row missing would lose the table's entries at load).
+#[derive(Default)]
+pub(crate) struct Touched {
+    at: std::collections::HashMap<String, i64>,
+    undo: Vec<(String, Option<i64>)>,
+}
+
+impl Touched {
+    pub(crate) fn load(tables: &[crate::StoredTable]) -> Self {
+        Self { at: tables.iter().map(|t| (t.id.clone(), t.last_active)).collect(), undo: Vec::new() }
+    }
+
+    fn due(&self, id: &str, ts: i64) -> bool {
+        self.at.get(id).is_none_or(|&t| ts - t >= TOUCH_EVERY_S)
+    }
+
+    fn set(&mut self, id: &str, ts: i64) {
+        let prev = self.at.insert(id.to_owned(), ts);
+        self.undo.push((id.to_owned(), prev));
+    }
+
+    fn remove(&mut self, id: &str) {
+        if let Some(prev) = self.at.remove(id) {
+            self.undo.push((id.to_owned(), Some(prev)));
+        }
+    }
+
+    fn mark(&self) -> usize {
+        self.undo.len()
+    }
+
+    fn rollback_to(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let Some((id, prev)) = self.undo.pop() else { break };
+            match prev {
+                Some(t) => self.at.insert(id, t),
+                None => self.at.remove(&id),
+            };
+        }
+    }
+
+    fn committed(&mut self) {
+        self.undo.clear();
+    }
+}
+
+/// One write inside the open transaction `tx`; what it did to the log goes to
+/// `effects`, to be applied to the compactor if the transaction commits.
+fn apply(
+    tx: &Connection,
+    op: &Op,
+    ts: i64,
+    touched: &mut Touched,
+    compactor: &Compactor,
+    effects: &mut Vec<Effect>,
+) -> rusqlite::Result<()> {
+    {
+        match op {
+            Op::Append { id, entry } => {
+                // Cached statements: appends are the hot path (every accepted action).
+                if touched.due(id, ts) {
+                    tx.prepare_cached(
+                        "INSERT INTO tables (id, last_active) VALUES (?1, ?2)
+                         ON CONFLICT(id) DO UPDATE SET last_active = excluded.last_active",
+                    )?
+                    .execute(params![id, ts])?;
+                    touched.set(id, ts);
+                }
+                tx.prepare_cached("INSERT INTO log (table_id, entry) VALUES (?1, ?2)")?
+                    .execute(params![id, entry])?;
+                effects.push(Effect::Logged(id.clone(), tx.last_insert_rowid()));
+            }
+            Op::Truncate { id, keep } => {
+                // Move the table's log rows first, so the cut counts every entry.
+                for row in compactor.unmoved(id, effects) {
+                    tx.prepare_cached(
+                        "INSERT INTO entries (table_id, entry) SELECT table_id, entry FROM log WHERE id = ?1",
+                    )?
+                    .execute([row])?;
+                    tx.prepare_cached("DELETE FROM log WHERE id = ?1")?.execute([row])?;
+                }
+                effects.push(Effect::Cleared(id.clone()));
+                tx.execute(
+                    "DELETE FROM entries WHERE table_id = ?1 AND id NOT IN
+                     (SELECT id FROM entries WHERE table_id = ?1 ORDER BY id LIMIT ?2)",
+                    params![id, i64::try_from(*keep).unwrap_or(i64::MAX)],
+                )?;
+            }
+            Op::DeleteTable { id } => {
+                for row in compactor.unmoved(id, effects) {
+                    tx.prepare_cached("DELETE FROM log WHERE id = ?1")?.execute([row])?;
+                }
+                effects.push(Effect::Cleared(id.clone()));
+                tx.execute("DELETE FROM entries WHERE table_id = ?1", [id])?;
+                tx.execute("DELETE FROM tables WHERE id = ?1", [id])?;
+                touched.remove(id);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Writer {
+    /// All writes of a batch in one transaction (the common case), with a step of the
+    /// log's move in a savepoint: if the step fails, the writes still commit.
+    fn commit_batch(&mut self, batch: &[Job], ts: i64) -> rusqlite::Result<()> {
+        let Self { conn, touched, compactor } = self;
+        let mut effects = Vec::with_capacity(batch.len());
+        let mut tx = conn.transaction()?;
+        for job in batch {
+            apply(&tx, &job.op, ts, touched, compactor, &mut effects)?;
+        }
+        let sp = tx.savepoint()?;
+        let step = match compactor.step(&sp, batch.len()) {
+            Ok(step) => {
+                sp.commit()?;
+                Some(step)
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "moving the log into entries failed; the next commit retries");
+                drop(sp);
+                None
+            }
+        };
+        tx.commit()?;
+        compactor.committed(&effects, step);
+        Ok(())
+    }
+
+    /// The slow path after a failed batch: a savepoint per write, one commit.
+    fn commit_each(&mut self, batch: &[Job], ts: i64) -> Vec<Result<(), String>> {
+        let Self { conn, touched, compactor } = self;
+        let mut results: Vec<Result<(), String>> = Vec::with_capacity(batch.len());
+        let mut effects = Vec::new();
+        let outcome = (|| -> rusqlite::Result<()> {
+            let mut tx = conn.transaction()?;
+            for job in batch {
+                let sp = tx.savepoint()?;
+                let (mark, effects_mark) = (touched.mark(), effects.len());
+                match apply(&sp, &job.op, ts, touched, compactor, &mut effects) {
+                    Ok(()) => {
+                        sp.commit()?;
+                        results.push(Ok(()));
+                    }
+                    Err(e) => {
+                        // Dropping a savepoint rolls it back.
+                        drop(sp);
+                        touched.rollback_to(mark);
+                        effects.truncate(effects_mark);
+                        results.push(Err(e.to_string()));
+                    }
+                }
+            }
+            tx.commit()
+        })();
+        match outcome {
+            Ok(()) => {
+                compactor.committed(&effects, None);
+                results
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "store commit failed");
+                touched.rollback_to(0);
+                vec![Err(e.to_string()); batch.len()]
+            }
+        }
+    }
+}
+/// The store thread: drain the queue, one transaction per batch, one fsync per commit.
+/// There is no waiting window: whatever queued up while the last commit was being
+/// fsynced forms the next batch, so a quiet store commits at once and a busy one
+/// batches more (group commit without adding latency).
+/// The whole batch is tried at once; only if a write in it fails is the batch redone
+/// with a savepoint per write, so one bad write never costs the others.
+pub(crate) fn run(mut w: Writer, mut rx: mpsc::Receiver<Job>, counters: &Counters) {
+    let mut batch: Vec<Job> = Vec::with_capacity(256);
+    while let Some(first) = rx.blocking_recv() {
+        batch.push(first);
+        while batch.len() < BATCH {
+            match rx.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        let ts = now();
+        let started = std::time::Instant::now();
+        let results = match w.commit_batch(&batch, ts) {
+            Ok(()) => vec![Ok(()); batch.len()],
+            Err(_) => {
+                w.touched.rollback_to(0);
+                w.commit_each(&batch, ts)
+            }
+        };
+        w.touched.committed();
+        counters.record(batch.len(), started.elapsed());
+        for (job, res) in batch.drain(..).zip(results) {
+            let _ = job.done.send(res);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Touched;
+
+    #[test]
+    fn touches_are_undone_with_their_transaction() {
+        let mut t = Touched::default();
+        assert!(t.due("a", 100));
+        t.set("a", 100);
+        t.committed();
+        assert!(!t.due("a", 159), "rewritten at most once a minute");
+        assert!(t.due("a", 160));
+        let mark = t.mark();
+        t.set("b", 170);
+        t.remove("a");
+        t.rollback_to(mark);
+        assert!(!t.due("a", 120), "the delete was rolled back");
+        assert!(t.due("b", 171), "the new table's row was rolled back, so it is written again");
+    }
+}
