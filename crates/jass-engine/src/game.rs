@@ -268,22 +268,29 @@ impl Round {
     /// that won the comparison (R6).
     fn refresh_weis_lists(&mut self) {
         let revealed = self.weis_result.and_then(|(team, _)| team);
-        for (viewer, list) in self.weis_lists.iter_mut().enumerate() {
-            let me = Seat::ALL.get(viewer).copied();
-            // Pushed in place (collected apart, the list was copied back in while its
-            // pieces were still being stored, and stalled). Declarations and revealed
-            // cards only accumulate within a round, so the new list covers every slot
-            // the old one used: nothing it showed less of is left behind as filler.
-            list.clear();
-            for s in Seat::ALL {
-                let declared = self.declared[s.index()];
-                if !declared.is_empty() {
-                    let visible = me == Some(s) || revealed == Some(s.team());
-                    let points = self.declared_points[s.index()];
-                    // At most one entry per seat: four always fit.
-                    let _fits =
-                        list.try_push(WeisView { seat: s, points, cards: visible.then_some(declared) });
-                }
+        // The spectators' list first: every declaration with its points, its cards only
+        // where the comparison revealed them. Each seat's list is that one with its own
+        // cards shown as well (built once and copied, not re-assembled per viewer).
+        let mut public = ShortList::<WeisView, 4>::new();
+        let mut own_slot = [None; 4];
+        for s in Seat::ALL {
+            let declared = self.declared[s.index()];
+            if !declared.is_empty() {
+                own_slot[s.index()] = Some(public.len());
+                let visible = revealed == Some(s.team());
+                let points = self.declared_points[s.index()];
+                // At most one entry per seat: four always fit.
+                let _fits = public.try_push(WeisView { seat: s, points, cards: visible.then_some(declared) });
+            }
+        }
+        let [seats @ .., spectators] = &mut self.weis_lists;
+        *spectators = public;
+        for (i, list) in seats.iter_mut().enumerate() {
+            *list = public;
+            if let Some(slot) = own_slot[i]
+                && let Some(own) = list.get_mut(slot)
+            {
+                own.cards = Some(self.declared[i]);
             }
         }
     }
@@ -582,14 +589,16 @@ impl Game {
         None
     }
 
+    /// The place of `kind` in the table's counting order, as one lookup (every trick
+    /// credits its points through here).
     fn slot(&self, kind: CreditKind) -> u8 {
+        use CountingOrder::{StoeckStichWeis, StoeckWeisStich, WeisStoeckStich};
         use CreditKind::{Stich, Stoeck, Weis};
-        let order = match self.options.counting_order {
-            CountingOrder::StoeckWeisStich => [Stoeck, Weis, Stich],
-            CountingOrder::WeisStoeckStich => [Weis, Stoeck, Stich],
-            CountingOrder::StoeckStichWeis => [Stoeck, Stich, Weis],
-        };
-        order.iter().position(|&k| k == kind).unwrap_or(2) as u8
+        match (self.options.counting_order, kind) {
+            (StoeckWeisStich | StoeckStichWeis, Stoeck) | (WeisStoeckStich, Weis) => 0,
+            (StoeckWeisStich, Weis) | (WeisStoeckStich, Stoeck) | (StoeckStichWeis, Stich) => 1,
+            (StoeckWeisStich | WeisStoeckStich, Stich) | (StoeckStichWeis, Weis) => 2,
+        }
     }
 
     fn multiplier(&self) -> u32 {

@@ -14,8 +14,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// At most `N` items of a small `Copy` type, inline. Reads as a slice; serializes as a
 /// sequence, like a `Vec`.
 ///
-/// The slots past the length hold filler (`T::default()`, or items of before a
-/// crate-internal `clear`); nothing reads them, and a whole-list copy is plain.
+/// The slots past the length hold filler (`T::default()`); nothing reads them, and a
+/// whole-list copy is plain.
 #[derive(Copy, Clone)]
 pub struct ShortList<T, const N: usize> {
     items: [T; N],
@@ -42,12 +42,6 @@ impl<T: Copy + Default, const N: usize> ShortList<T, N> {
             }
             None => Err(item),
         }
-    }
-
-    /// Empties the list. The old items stay behind as filler (cheaper than writing
-    /// new filler; nothing reads past the length).
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
     }
 
     /// The items as a slice.
