@@ -7,16 +7,40 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// A seat 0..=3 in playing order: seat s+1 sits at the right of seat s and plays
 /// after it; partners sit opposite (R1).
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash)]
-pub struct Seat(u8);
+pub struct Seat(SeatNo);
+
+/// A seat number as an enum rather than a `u8`: the compiler then knows it is below
+/// four, so indexing the per-seat arrays needs no bounds check, and an `Option<Seat>`
+/// (views and rounds hold several) is one byte instead of two.
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash)]
+#[repr(u8)]
+enum SeatNo {
+    S0,
+    S1,
+    S2,
+    S3,
+}
+
+impl SeatNo {
+    /// The seat number `n mod 4`.
+    const fn wrapping(n: usize) -> Self {
+        match n & 3 {
+            0 => Self::S0,
+            1 => Self::S1,
+            2 => Self::S2,
+            _ => Self::S3,
+        }
+    }
+}
 
 impl Seat {
     /// The four seats in playing order from seat 0.
-    pub const ALL: [Self; 4] = [Self(0), Self(1), Self(2), Self(3)];
+    pub const ALL: [Self; 4] = [Self(SeatNo::S0), Self(SeatNo::S1), Self(SeatNo::S2), Self(SeatNo::S3)];
 
     /// The seat with number `n`, if `n < 4`.
     #[must_use]
     pub const fn new(n: u8) -> Option<Self> {
-        if n < 4 { Some(Self(n)) } else { None }
+        if n < 4 { Some(Self(SeatNo::wrapping(n as usize))) } else { None }
     }
 
     /// The seat number 0..=3.
@@ -28,49 +52,49 @@ impl Seat {
     /// The seat that plays next (the right-hand neighbour).
     #[must_use]
     pub const fn next(self) -> Self {
-        Self((self.0 + 1) & 3)
+        self.plus(1)
     }
 
     /// The seat `n` places later in playing order.
     #[must_use]
     pub const fn plus(self, n: usize) -> Self {
-        Self(((self.0 as usize + n) & 3) as u8)
+        Self(SeatNo::wrapping(self.index().wrapping_add(n)))
     }
 
     /// How many places after `from` this seat plays (0..=3).
     #[must_use]
     pub const fn distance_from(self, from: Self) -> usize {
-        ((self.0 + 4 - from.0) & 3) as usize
+        (self.index() + 4 - from.index()) & 3
     }
 
     /// The partner across the table.
     #[must_use]
     pub const fn partner(self) -> Self {
-        Self((self.0 + 2) & 3)
+        self.plus(2)
     }
 
     /// The seat's team: seats 0+2 are team 0, seats 1+3 team 1.
     #[must_use]
     pub const fn team(self) -> Team {
-        if self.0 & 1 == 0 { Team::Zero } else { Team::One }
+        if self.index() & 1 == 0 { Team::Zero } else { Team::One }
     }
 }
 
 impl fmt::Debug for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Seat({})", self.0)
+        write!(f, "Seat({})", self.index())
     }
 }
 
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        write!(f, "{}", self.index())
     }
 }
 
 impl Serialize for Seat {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u8(self.0)
+        s.serialize_u8(self.0 as u8)
     }
 }
 
@@ -113,8 +137,8 @@ impl Team {
     #[must_use]
     pub const fn seats(self) -> [Seat; 2] {
         match self {
-            Self::Zero => [Seat(0), Seat(2)],
-            Self::One => [Seat(1), Seat(3)],
+            Self::Zero => [Seat::ALL[0], Seat::ALL[2]],
+            Self::One => [Seat::ALL[1], Seat::ALL[3]],
         }
     }
 }
