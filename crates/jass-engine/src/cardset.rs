@@ -174,35 +174,32 @@ impl CardSet {
     }
 
     /// The `n`-th card in index order (0-based), if the set has that many.
+    ///
+    /// Bots pick their card this way, so it has no data-dependent branch (a loop
+    /// counting down to the n-th card would mispredict): the suit holding the card is
+    /// chosen by three comparisons, as in [`pick_index`](Self::pick_index), which took
+    /// fewer instructions than counting the suits before it and shifting by that.
     #[inline]
     #[must_use]
     pub fn nth(self, n: u32) -> Option<Card> {
-        self.nth_counted(self.suit_lens(), n)
-    }
-
-    /// The number of cards in each suit (table lookups: no popcount instruction needed).
-    #[inline]
-    pub(crate) fn suit_lens(self) -> [u32; 4] {
-        [0, 1, 2, 3].map(|s| u32::from(SUIT_LEN[(self.0 >> (9 * s)) as usize & 511]))
-    }
-
-    /// [`nth`](Self::nth) given [`suit_lens`](Self::suit_lens). Random playouts call
-    /// this for every card, so it has no data-dependent branch (a loop counting down
-    /// to the n-th card would mispredict).
-    #[inline]
-    pub(crate) fn nth_counted(self, lens: [u32; 4], n: u32) -> Option<Card> {
-        // Byte s of `ends`: the cards in suits 0..=s (each suit holds at most 9).
-        let ends = (lens[0] | lens[1] << 8 | lens[2] << 16 | lens[3] << 24).wrapping_mul(0x0101_0101);
-        let end = |s: u32| (ends >> (8 * s)) & 0xFF;
-        if n >= end(3) {
+        let suits = [0, 1, 2, 3].map(|s| (self.0 >> (9 * s)) as usize & 511);
+        let lens = suits.map(|p| u32::from(SUIT_LEN[p]));
+        // Cards in the suits before suits 1, 2 and 3, and in all four.
+        let (q1, q2, q3) = (lens[0], lens[0] + lens[1], lens[0] + lens[1] + lens[2]);
+        if n >= q3 + lens[3] {
             return None;
         }
-        // The suit holding the n-th card: how many suits end at or before it.
-        let s = u32::from(n >= end(0)) + u32::from(n >= end(1)) + u32::from(n >= end(2));
-        // Cards before suit s: byte s − 1 of `ends` (0 for suit 0).
-        let r = n - ((ends << 8) >> (8 * s) & 0xFF);
-        let bits = (self.0 >> (9 * s)) as usize & 511;
-        Card::from_index(9 * s as u8 + SUIT_NTH[bits][r as usize % 9])
+        let (mut pattern, mut before, mut first) = (suits[0], 0, 0u8);
+        if n >= q1 {
+            (pattern, before, first) = (suits[1], q1, 9);
+        }
+        if n >= q2 {
+            (pattern, before, first) = (suits[2], q2, 18);
+        }
+        if n >= q3 {
+            (pattern, before, first) = (suits[3], q3, 27);
+        }
+        Card::from_index(first + SUIT_NTH16[pattern][(n - before) as usize & 15])
     }
 
     /// Byte `k` holds the number of cards among indices `0..8k + 8`, so the top byte is
