@@ -37,11 +37,12 @@ impl Default for Tuning {
     }
 }
 
-/// Rows moved per commit at least; a commit carrying a large batch moves twice its
-/// size, so moves keep up with any write rate.
+/// Rows one commit moves at most (twice its own writes if more), however far behind
+/// its pace a move is: a step adds this much work to the commit that carries it.
 const STEP_ROWS: usize = 64;
-/// Moved rows deleted from `log` per commit at least (a range delete at its start).
-const DELETE_ROWS: i64 = 256;
+/// Moved rows deleted from `log` per commit at most (twice the commit's own writes if
+/// more; a range delete at the log's start).
+const DELETE_ROWS: i64 = 64;
 
 /// What a write did to the log, applied to [`Compactor`] once its commit succeeded.
 #[derive(Debug)]
@@ -59,6 +60,30 @@ struct Move {
     work: Vec<(String, Vec<i64>)>,
     /// Tables before this index are moved.
     next: usize,
+    /// Paces the move over half of [`Tuning::move_every`]: moved in one go, a move's
+    /// extra pages made the commits of those seconds slow (the load bench's
+    /// deliveries over 10 ms clustered there).
+    started: Instant,
+    rows: usize,
+    moved_rows: usize,
+}
+
+impl Move {
+    fn new(end: i64, work: Vec<(String, Vec<i64>)>) -> Self {
+        let rows = work.iter().map(|(_, ids)| ids.len()).sum();
+        Self { end, work, next: 0, started: Instant::now(), rows, moved_rows: 0 }
+    }
+
+    /// How many rows this step may move to stay on pace.
+    fn budget(&self, spread: Duration, cap: usize) -> usize {
+        let due = if spread.is_zero() {
+            self.rows
+        } else {
+            let share = (self.started.elapsed().as_secs_f64() / spread.as_secs_f64()).min(1.0);
+            (self.rows as f64 * share).ceil() as usize
+        };
+        due.saturating_sub(self.moved_rows).min(cap)
+    }
 }
 
 impl Move {
@@ -72,6 +97,7 @@ impl Move {
 #[derive(Debug, Default)]
 pub(crate) struct Step {
     next: Option<usize>,
+    moved_rows: usize,
     finished: bool,
     deleted_upto: i64,
 }
@@ -111,11 +137,7 @@ impl Compactor {
                 fresh.insert(table, new);
             }
         }
-        let running = (progress.epoch_end > progress.done_upto).then_some(Move {
-            end: progress.epoch_end,
-            work,
-            next: 0,
-        });
+        let running = (progress.epoch_end > progress.done_upto).then(|| Move::new(progress.epoch_end, work));
         let fresh_rows = fresh.values().map(Vec::len).sum();
         let fresh_max = fresh.values().filter_map(|v| v.last().copied()).max().unwrap_or(0);
         let deleted_upto = oldest_log_id.map_or(progress.done_upto, |id| id - 1);
@@ -159,19 +181,20 @@ impl Compactor {
             // Starting is bookkeeping only: the stored state changes with the first step.
             self.last_start = Instant::now();
             let work: Vec<(String, Vec<i64>)> = std::mem::take(&mut self.fresh).into_iter().collect();
-            self.running = Some(Move { end: self.fresh_max, work, next: 0 });
+            self.running = Some(Move::new(self.fresh_max, work));
             self.fresh_rows = 0;
         }
         let mut step = Step { deleted_upto: self.deleted_upto, ..Step::default() };
         let mut done_upto = self.progress.done_upto;
         if let Some(m) = &self.running {
-            let budget = STEP_ROWS.max(2 * batch);
+            let budget = m.budget(self.tuning.move_every / 2, STEP_ROWS.max(2 * batch));
             let mut insert = tx.prepare_cached(
                 "INSERT INTO entries (table_id, entry) SELECT table_id, entry FROM log WHERE id = ?1",
             )?;
             let (mut next, mut moved) = (m.next, 0);
             while let Some((_, ids)) = m.work.get(next) {
-                if moved > 0 && moved + ids.len() > budget {
+                // Whole tables only; one at least once the pace allows any row.
+                if moved + ids.len() > budget && (moved > 0 || budget == 0) {
                     break;
                 }
                 for id in ids {
@@ -180,20 +203,23 @@ impl Compactor {
                 moved += ids.len();
                 next += 1;
             }
+            step.moved_rows = moved;
             step.finished = next >= m.work.len();
             let cursor =
                 if step.finished { None } else { m.work.get(next.wrapping_sub(1)).map(|(t, _)| t.as_str()) };
             if step.finished {
                 done_upto = m.end;
             }
-            tx.prepare_cached(
-                "UPDATE compaction SET done_upto = ?1, epoch_end = ?2, cursor = ?3 WHERE id = 0",
-            )?
-            .execute(rusqlite::params![done_upto, m.end, cursor])?;
+            if next > m.next || step.finished {
+                tx.prepare_cached(
+                    "UPDATE compaction SET done_upto = ?1, epoch_end = ?2, cursor = ?3 WHERE id = 0",
+                )?
+                .execute(rusqlite::params![done_upto, m.end, cursor])?;
+            }
             step.next = Some(next);
         }
         if self.deleted_upto < done_upto {
-            let to = done_upto.min(self.deleted_upto + DELETE_ROWS.max(4 * batch as i64));
+            let to = done_upto.min(self.deleted_upto + DELETE_ROWS.max(2 * batch as i64));
             tx.prepare_cached("DELETE FROM log WHERE id > ?1 AND id <= ?2")?
                 .execute([self.deleted_upto, to])?;
             step.deleted_upto = to;
@@ -206,6 +232,7 @@ impl Compactor {
         if let Some(step) = step {
             if let (Some(m), Some(next)) = (self.running.as_mut(), step.next) {
                 m.next = next;
+                m.moved_rows += step.moved_rows;
                 self.progress.epoch_end = m.end;
             }
             if step.finished
