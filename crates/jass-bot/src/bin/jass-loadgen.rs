@@ -96,6 +96,10 @@ struct Probe {
     seen: u64,
     /// Card→state latencies in microseconds.
     samples: Vec<u32>,
+    /// When play started, and per second of play the deliveries over 10 ms: tells a
+    /// steady tail from a few stalls.
+    play_start: Instant,
+    slow_by_second: Vec<u32>,
     cards: u64,
     refused: Vec<ErrorCode>,
 }
@@ -126,6 +130,15 @@ impl Observer for Probe {
                 let age = now.saturating_duration_since(at);
                 if k > self.seen && k <= played && age < Duration::from_secs(30) {
                     self.samples.push(u32::try_from(age.as_micros()).unwrap_or(u32::MAX));
+                    if age > Duration::from_millis(10) {
+                        let second = now.saturating_duration_since(self.play_start).as_secs() as usize;
+                        if self.slow_by_second.len() <= second {
+                            self.slow_by_second.resize(second + 1, 0);
+                        }
+                        if let Some(n) = self.slow_by_second.get_mut(second) {
+                            *n += 1;
+                        }
+                    }
                 }
             }
         }
@@ -304,7 +317,15 @@ async fn run(args: Args) -> Result<bool, BotError> {
         let config = config.clone();
         set.spawn(async move {
             let mut rng = StdRng::seed_from_u64(i as u64);
-            let mut probe = Probe { clock, seen: 0, samples: Vec::new(), cards: 0, refused: Vec::new() };
+            let mut probe = Probe {
+                clock,
+                seen: 0,
+                samples: Vec::new(),
+                play_start: play_start.into_std(),
+                slow_by_second: Vec::new(),
+                cards: 0,
+                refused: Vec::new(),
+            };
             let outcome = conn.play(&config, &mut rng, &mut probe, tokio::time::sleep_until(deadline)).await;
             (outcome, probe)
         });
@@ -322,6 +343,7 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let played_for = play_start.elapsed().as_secs_f64();
 
     let mut samples = Vec::new();
+    let mut slow_by_second: Vec<u32> = Vec::new();
     let (mut sent, mut cards, mut refused, mut failed) = (0u64, 0u64, Vec::new(), 0);
     let collect = async {
         while let Some(r) = set.join_next().await {
@@ -340,6 +362,12 @@ async fn run(args: Args) -> Result<bool, BotError> {
             }
             cards += probe.cards;
             samples.extend(probe.samples);
+            if slow_by_second.len() < probe.slow_by_second.len() {
+                slow_by_second.resize(probe.slow_by_second.len(), 0);
+            }
+            for (total, n) in slow_by_second.iter_mut().zip(&probe.slow_by_second) {
+                *total += n;
+            }
             refused.extend(probe.refused);
         }
     };
@@ -380,6 +408,16 @@ async fn run(args: Args) -> Result<bool, BotError> {
     println!(
         "card -> state latency over {} deliveries: p50 {p50:.2} ms, p99 {p99:.2} ms, p99.9 {p999:.2} ms, max {max:.2} ms",
         samples.len()
+    );
+    let slow: Vec<String> = slow_by_second
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(s, n)| format!("{s}s:{n}"))
+        .collect();
+    println!(
+        "deliveries over 10 ms by second of play: {}",
+        if slow.is_empty() { "none".into() } else { slow.join(" ") }
     );
     let ticks = 100.0; // USER_HZ on Linux
     if let Some(c) = cpu_server {
