@@ -269,3 +269,27 @@ impl Compactor {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn move_started(ago: Duration, rows: usize) -> Move {
+        let mut m = Move::new(rows as i64, vec![("t".into(), (1..=rows as i64).collect())]);
+        m.started = Instant::now().checked_sub(ago).unwrap();
+        m
+    }
+
+    #[test]
+    fn a_move_is_paced_over_its_spread_and_capped_per_commit() {
+        let spread = Duration::from_secs(10);
+        let half = move_started(Duration::from_secs(5), 1000);
+        let due = half.budget(spread, usize::MAX);
+        assert!((500..=510).contains(&due), "half way, half the rows are due: {due}");
+        assert_eq!(half.budget(spread, 64), 64, "one commit moves at most the cap");
+        let mut late = move_started(Duration::from_secs(60), 1000);
+        late.moved_rows = 990;
+        assert_eq!(late.budget(spread, 64), 10, "past the spread, whatever is left");
+        assert_eq!(move_started(Duration::ZERO, 1000).budget(Duration::ZERO, 64), 64, "no spread: at once");
+    }
+}
