@@ -61,10 +61,12 @@ pub enum CreditKind {
     Stich,
 }
 
-/// The events of one action, in order. Most actions cause one or two (a card, a card
-/// and its trick), kept inline: a heap list per action was a large share of the cost
-/// of applying it. The rare longer lists (a round's end) spill to the heap.
-pub type Events = smallvec::SmallVec<[Event; 2]>;
+/// The events of one action, in order, kept inline: a heap list per action was a large
+/// share of the cost of applying it. Four, not two: the first trick's last card (card,
+/// trick, Weis comparison) and a round's last card (card, trick, score, next deal) made
+/// a reused buffer spill and stay on the heap for the rest of the round. Only the odd
+/// longer list (a Stöck or the game's end on the last card) spills.
+pub type Events = smallvec::SmallVec<[Event; 4]>;
 
 /// Something that happened, in order. Events carry only what every seat may know.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
