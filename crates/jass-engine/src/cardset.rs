@@ -182,24 +182,11 @@ impl CardSet {
     #[inline]
     #[must_use]
     pub fn nth(self, n: u32) -> Option<Card> {
-        let suits = [0, 1, 2, 3].map(|s| (self.0 >> (9 * s)) as usize & 511);
-        let lens = suits.map(|p| u32::from(SUIT_LEN[p]));
-        // Cards in the suits before suits 1, 2 and 3, and in all four.
-        let (q1, q2, q3) = (lens[0], lens[0] + lens[1], lens[0] + lens[1] + lens[2]);
-        if n >= q3 + lens[3] {
+        let (suits, lens) = suits_of(self.0);
+        if n >= lens.iter().sum() {
             return None;
         }
-        let (mut pattern, mut before, mut first) = (suits[0], 0, 0u8);
-        if n >= q1 {
-            (pattern, before, first) = (suits[1], q1, 9);
-        }
-        if n >= q2 {
-            (pattern, before, first) = (suits[2], q2, 18);
-        }
-        if n >= q3 {
-            (pattern, before, first) = (suits[3], q3, 27);
-        }
-        Card::from_index(first + SUIT_NTH16[pattern][(n - before) as usize & 15])
+        Card::from_index(nth_index(suits, lens, n) as u8)
     }
 
     /// Byte `k` holds the number of cards among indices `0..8k + 8`, so the top byte is
@@ -240,27 +227,10 @@ impl CardSet {
     /// the index is meaningless but below 64.
     #[inline]
     pub(crate) fn pick_index(bits: u64, word: &mut u64) -> usize {
-        let suits = [0, 1, 2, 3].map(|s| (bits >> (9 * s)) as usize & 511);
-        let lens = suits.map(|p| u32::from(SUIT_LEN[p]));
-        // Cards in the suits before suits 1, 2 and 3, and in all four.
-        let (q1, q2, q3) = (lens[0], lens[0] + lens[1], lens[0] + lens[1] + lens[2]);
-        let m = u128::from(*word) * u128::from(q3 + lens[3]);
+        let (suits, lens) = suits_of(bits);
+        let m = u128::from(*word) * u128::from(lens[0] + lens[1] + lens[2] + lens[3]);
         *word = m as u64;
-        let n = (m >> 64) as u32;
-        // The suit of the n-th card is the last one starting at or before it: its
-        // pattern, first index and the cards before it are chosen by three comparisons.
-        // Counting the suit and then shifting by it took a third more instructions.
-        let (mut pattern, mut before, mut first) = (suits[0], 0, 0);
-        if n >= q1 {
-            (pattern, before, first) = (suits[1], q1, 9);
-        }
-        if n >= q2 {
-            (pattern, before, first) = (suits[2], q2, 18);
-        }
-        if n >= q3 {
-            (pattern, before, first) = (suits[3], q3, 27);
-        }
-        first + usize::from(SUIT_NTH16[pattern][(n - before) as usize & 15])
+        nth_index(suits, lens, (m >> 64) as u32)
     }
 
     /// Iterates the cards in index order.
@@ -384,6 +354,36 @@ impl<'de> Deserialize<'de> for CardSet {
         }
         Ok(set)
     }
+}
+
+/// Each suit's 9-bit pattern and its number of cards.
+#[inline(always)]
+fn suits_of(bits: u64) -> ([usize; 4], [u32; 4]) {
+    let suits = [0, 1, 2, 3].map(|s| (bits >> (9 * s)) as usize & 511);
+    (suits, suits.map(|p| u32::from(SUIT_LEN[p])))
+}
+
+/// The index of the `n`-th card (`n` below the set's size) of the set with these
+/// suits. The suit of the n-th card is the last one starting at or before it: its
+/// pattern, first index and the cards before it are chosen by three comparisons,
+/// which compile to conditional moves. Counting the suit and then shifting by it
+/// took a third more instructions. Always inlined: as a call, the random path went
+/// from 3,240 to 3,728 instructions a round (callgrind, `random-count 5000`).
+#[inline(always)]
+fn nth_index(suits: [usize; 4], lens: [u32; 4], n: u32) -> usize {
+    // Cards in the suits before suits 1, 2 and 3.
+    let (q1, q2, q3) = (lens[0], lens[0] + lens[1], lens[0] + lens[1] + lens[2]);
+    let (mut pattern, mut before, mut first) = (suits[0], 0, 0);
+    if n >= q1 {
+        (pattern, before, first) = (suits[1], q1, 9);
+    }
+    if n >= q2 {
+        (pattern, before, first) = (suits[2], q2, 18);
+    }
+    if n >= q3 {
+        (pattern, before, first) = (suits[3], q3, 27);
+    }
+    first + usize::from(SUIT_NTH16[pattern][(n - before) as usize & 15])
 }
 
 #[cfg(test)]
