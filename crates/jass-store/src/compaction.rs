@@ -111,8 +111,8 @@ pub(crate) struct Compactor {
     fresh_rows: usize,
     fresh_max: i64,
     running: Option<Move>,
-    /// As committed to the `compaction` row.
-    progress: Progress,
+    /// Log rows up to this id are in `entries` (the committed `compaction.done_upto`).
+    done_upto: i64,
     /// Log rows up to this id are deleted.
     deleted_upto: i64,
     last_start: Instant,
@@ -122,7 +122,7 @@ impl Compactor {
     /// Picks up where the stored `progress` left off, with the rows `load` found unmoved.
     pub(crate) fn resume(
         tuning: Tuning,
-        progress: Progress,
+        progress: &Progress,
         pending: Pending,
         oldest_log_id: Option<i64>,
     ) -> Self {
@@ -140,14 +140,15 @@ impl Compactor {
         let running = (progress.epoch_end > progress.done_upto).then(|| Move::new(progress.epoch_end, work));
         let fresh_rows = fresh.values().map(Vec::len).sum();
         let fresh_max = fresh.values().filter_map(|v| v.last().copied()).max().unwrap_or(0);
-        let deleted_upto = oldest_log_id.map_or(progress.done_upto, |id| id - 1);
+        let done_upto = progress.done_upto;
+        let deleted_upto = oldest_log_id.map_or(done_upto, |id| id - 1);
         Self {
             tuning,
             fresh,
             fresh_rows,
             fresh_max,
             running,
-            progress,
+            done_upto,
             deleted_upto,
             last_start: Instant::now(),
         }
@@ -185,7 +186,7 @@ impl Compactor {
             self.fresh_rows = 0;
         }
         let mut step = Step { deleted_upto: self.deleted_upto, ..Step::default() };
-        let mut done_upto = self.progress.done_upto;
+        let mut done_upto = self.done_upto;
         if let Some(m) = &self.running {
             let budget = m.budget(self.tuning.move_every / 2, STEP_ROWS.max(2 * batch));
             let mut insert = tx.prepare_cached(
@@ -233,12 +234,11 @@ impl Compactor {
             if let (Some(m), Some(next)) = (self.running.as_mut(), step.next) {
                 m.next = next;
                 m.moved_rows += step.moved_rows;
-                self.progress.epoch_end = m.end;
             }
             if step.finished
                 && let Some(m) = self.running.take()
             {
-                self.progress = Progress { done_upto: m.end, epoch_end: m.end, cursor: None };
+                self.done_upto = m.end;
             }
             self.deleted_upto = step.deleted_upto;
         }

@@ -169,7 +169,7 @@ impl Store {
         let loaded = load(&conn, None)?;
         let oldest: Option<i64> =
             conn.query_row("SELECT min(id) FROM log", [], |r| r.get(0)).optional()?.flatten();
-        let compactor = Compactor::resume(tuning, loaded.progress, loaded.pending, oldest);
+        let compactor = Compactor::resume(tuning, &loaded.progress, loaded.pending, oldest);
         let tables = loaded.tables;
         let (tx, rx) = mpsc::channel(QUEUE);
         // Checkpoints run beside the writer: inline, a checkpoint's copy and fsync of
