@@ -34,7 +34,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 mod compaction;
@@ -167,8 +167,10 @@ impl Store {
     pub fn open_tuned(path: &Path, tuning: Tuning) -> Result<(Self, Vec<StoredTable>), StoreError> {
         let conn = connect(path)?;
         let loaded = load(&conn, None)?;
-        let oldest: Option<i64> =
-            conn.query_row("SELECT min(id) FROM log", [], |r| r.get(0)).optional()?.flatten();
+        let (oldest, newest): (Option<i64>, Option<i64>) =
+            conn.query_row("SELECT min(id), max(id) FROM log", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let next_log_id =
+            newest.unwrap_or(0).max(loaded.progress.done_upto).max(loaded.progress.epoch_end) + 1;
         let compactor = Compactor::resume(tuning, &loaded.progress, loaded.pending, oldest);
         let tables = loaded.tables;
         let (tx, rx) = mpsc::channel(QUEUE);
@@ -183,7 +185,7 @@ impl Store {
         let touched = Touched::load(&tables);
         let counters = Arc::new(Counters::default());
         let thread_counters = Arc::clone(&counters);
-        let w = Writer { conn, touched, compactor };
+        let w = Writer { conn, touched, compactor, next_log_id };
         std::thread::Builder::new()
             .name("jass-store".into())
             .spawn(move || writer::run(w, rx, &thread_counters))?;

@@ -25,8 +25,10 @@ const PAGE_SIZE: u32 = 1024;
 /// not cached come from the OS page cache.
 const CACHE_PAGES: i64 = 256;
 
-/// `log.id` is AUTOINCREMENT: ids must never be reused after the log's oldest rows
-/// are deleted, because the `compaction` row compares them with ids it has moved.
+/// `log.id` is assigned by the store thread, above every id in `log` and in the
+/// `compaction` row, so an id the `compaction` row counts as moved is never reused.
+/// (Files created before that have `log.id` AUTOINCREMENT, which the explicit ids
+/// satisfy; AUTOINCREMENT itself rewrote `sqlite_sequence` in every commit.)
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -39,7 +41,7 @@ CREATE TABLE IF NOT EXISTS entries (
 );
 CREATE INDEX IF NOT EXISTS entries_by_table ON entries (table_id, id);
 CREATE TABLE IF NOT EXISTS log (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id INTEGER PRIMARY KEY,
     table_id TEXT NOT NULL,
     entry TEXT NOT NULL
 );

@@ -32,6 +32,9 @@ pub(crate) struct Writer {
     pub conn: Connection,
     pub touched: Touched,
     pub compactor: Compactor,
+    /// The id the next log row gets (see `schema`'s note on `log.id`). Ids of a
+    /// transaction that rolls back are skipped, never reused.
+    pub next_log_id: i64,
 }
 
 fn now() -> i64 {
@@ -95,6 +98,7 @@ fn apply(
     ts: i64,
     touched: &mut Touched,
     compactor: &Compactor,
+    next_log_id: &mut i64,
     effects: &mut Vec<Effect>,
 ) -> rusqlite::Result<()> {
     {
@@ -109,9 +113,11 @@ fn apply(
                     .execute(params![id, ts])?;
                     touched.set(id, ts);
                 }
-                tx.prepare_cached("INSERT INTO log (table_id, entry) VALUES (?1, ?2)")?
-                    .execute(params![id, entry])?;
-                effects.push(Effect::Logged(id.clone(), tx.last_insert_rowid()));
+                let row = *next_log_id;
+                *next_log_id += 1;
+                tx.prepare_cached("INSERT INTO log (id, table_id, entry) VALUES (?1, ?2, ?3)")?
+                    .execute(params![row, id, entry])?;
+                effects.push(Effect::Logged(id.clone(), row));
             }
             Op::Truncate { id, keep } => {
                 // Move the table's log rows first, so the cut counts every entry.
@@ -147,11 +153,11 @@ impl Writer {
     /// All writes of a batch in one transaction (the common case), with a step of the
     /// log's move in a savepoint: if the step fails, the writes still commit.
     fn commit_batch(&mut self, batch: &[Job], ts: i64) -> rusqlite::Result<()> {
-        let Self { conn, touched, compactor } = self;
+        let Self { conn, touched, compactor, next_log_id } = self;
         let mut effects = Vec::with_capacity(batch.len());
         let mut tx = conn.transaction()?;
         for job in batch {
-            apply(&tx, &job.op, ts, touched, compactor, &mut effects)?;
+            apply(&tx, &job.op, ts, touched, compactor, next_log_id, &mut effects)?;
         }
         let sp = tx.savepoint()?;
         let step = match compactor.step(&sp, batch.len()) {
@@ -172,7 +178,7 @@ impl Writer {
 
     /// The slow path after a failed batch: a savepoint per write, one commit.
     fn commit_each(&mut self, batch: &[Job], ts: i64) -> Vec<Result<(), String>> {
-        let Self { conn, touched, compactor } = self;
+        let Self { conn, touched, compactor, next_log_id } = self;
         let mut results: Vec<Result<(), String>> = Vec::with_capacity(batch.len());
         let mut effects = Vec::new();
         let outcome = (|| -> rusqlite::Result<()> {
@@ -180,7 +186,7 @@ impl Writer {
             for job in batch {
                 let sp = tx.savepoint()?;
                 let (mark, effects_mark) = (touched.mark(), effects.len());
-                match apply(&sp, &job.op, ts, touched, compactor, &mut effects) {
+                match apply(&sp, &job.op, ts, touched, compactor, next_log_id, &mut effects) {
                     Ok(()) => {
                         sp.commit()?;
                         results.push(Ok(()));
