@@ -15,6 +15,7 @@
 //! assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"play","card":"H1"}"#).is_err());
 //! ```
 
+mod decode;
 pub mod http;
 
 use jass_engine::{Action, Card, CardSet, Contract, Options, Preset, Seat, SeatView};
@@ -232,9 +233,10 @@ impl ClientMsg {
     }
 }
 
-/// A server → client frame.
+/// A server → client frame. (`remote = "Self"`: the derived code is wrapped by the
+/// trait impls in `decode`, which decode `state` without serde's buffering.)
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(remote = "Self", tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServerMsg {
     /// Reply to `hello`.
     Welcome {

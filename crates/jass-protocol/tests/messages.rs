@@ -55,3 +55,52 @@ fn type_names_match_the_wire() {
         assert_eq!(back["type"], msg.type_name());
     }
 }
+
+/// The first JSON block of protocol.md that is a `state` message.
+fn state_example() -> serde_json::Map<String, serde_json::Value> {
+    let doc = include_str!("../../../protocol.md");
+    doc.split("```json")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .filter_map(|block| serde_json::from_str::<serde_json::Value>(block).ok())
+        .find_map(|v| match v {
+            serde_json::Value::Object(m) if m.get("type").is_some_and(|t| t == "state") => Some(m),
+            _ => None,
+        })
+        .unwrap()
+}
+
+/// Writes an object's entries in the given key order.
+fn text_in_order(map: &serde_json::Map<String, serde_json::Value>, keys: &[&str]) -> String {
+    let entries: Vec<String> = keys.iter().map(|k| format!("{:?}:{}", k, map[*k])).collect();
+    format!("{{{}}}", entries.join(","))
+}
+
+/// `state` is decoded straight from the text when `type` comes first (as the server
+/// writes it) and through serde's derived decoder otherwise: both give the same
+/// message and refuse the same mistakes.
+#[test]
+fn a_state_decodes_alike_whatever_the_key_order() {
+    let state = state_example();
+    let expected: ServerMsg = serde_json::from_value(serde_json::Value::Object(state.clone())).unwrap();
+    for order in [["type", "version", "view"], ["version", "type", "view"], ["view", "version", "type"]] {
+        let text = text_in_order(&state, &order);
+        let got: ServerMsg = serde_json::from_str(&text).unwrap();
+        assert_eq!(got, expected, "{order:?}");
+        assert_eq!(serde_json::to_string(&got).unwrap().find("\"type\":\"state\""), Some(1), "type first");
+        let mut extra = state.clone();
+        extra.insert("extra".into(), 1.into());
+        let mut keys = order.to_vec();
+        keys.push("extra");
+        assert!(serde_json::from_str::<ServerMsg>(&text_in_order(&extra, &keys)).is_err(), "unknown field");
+        let mut missing = state.clone();
+        missing.remove("version");
+        let keys: Vec<&str> = order.iter().copied().filter(|k| *k != "version").collect();
+        assert!(serde_json::from_str::<ServerMsg>(&text_in_order(&missing, &keys)).is_err(), "missing field");
+    }
+    for bad in [r#"{"type":"stat","version":1}"#, r#"{"type":7}"#, "{}", "[]", r#""state""#] {
+        assert!(serde_json::from_str::<ServerMsg>(bad).is_err(), "{bad}");
+    }
+    let pong: ServerMsg = serde_json::from_str(r#"{"t":5,"type":"pong"}"#).unwrap();
+    assert_eq!(pong, ServerMsg::Pong { t: 5 });
+}
