@@ -10,6 +10,9 @@ bin=${BIN_DIR:-target/release}
 if [ -z "${BIN_DIR:-}" ]; then cargo build --release -p jass-server -p jass-bot --bin jass-server --bin jass-loadgen; fi
 ulimit -n "$(ulimit -Hn)"
 for run in $(seq 1 "$runs"); do
+  # Flush what the build (or the last run) left dirty: the kernel writes it back 30 s
+  # later, in the middle of the run, and the disk's flushes then slow the store's.
+  sync
   db="$(mktemp -d)/jass.sqlite3"  # the embedded store is on, as in production
   RUST_LOG=warn "$bin/jass-server" --addr "127.0.0.1:$port" --db "$db" \
     --max-connections-per-ip 40000 --max-tables-per-ip 100000 >/dev/null 2>&1 &
@@ -22,4 +25,5 @@ for run in $(seq 1 "$runs"); do
   echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
   kill "$pid"; wait "$pid" 2>/dev/null || true
   trap - EXIT
+  rm -rf "$(dirname "$db")"
 done
