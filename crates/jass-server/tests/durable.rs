@@ -199,6 +199,7 @@ async fn sigkill_mid_round_loses_nothing_acknowledged() {
     let histogram: u64 =
         store["commit_ms_histogram"].as_array().unwrap().iter().filter_map(|n| n.as_u64()).sum();
     assert_eq!(histogram, store["commits"].as_u64().unwrap(), "{stats}");
+    assert!(store["unmoved_rows"].as_u64().is_some(), "{stats}");
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }
 

@@ -66,12 +66,14 @@ struct Move {
     started: Instant,
     rows: usize,
     moved_rows: usize,
+    /// Rows of tables deleted or cut before their turn: never moved.
+    dropped_rows: usize,
 }
 
 impl Move {
     fn new(end: i64, work: Vec<(String, Vec<i64>)>) -> Self {
         let rows = work.iter().map(|(_, ids)| ids.len()).sum();
-        Self { end, work, next: 0, started: Instant::now(), rows, moved_rows: 0 }
+        Self { end, work, next: 0, started: Instant::now(), rows, moved_rows: 0, dropped_rows: 0 }
     }
 
     /// How many rows this step may move to stay on pace.
@@ -152,6 +154,13 @@ impl Compactor {
             deleted_upto,
             last_start: Instant::now(),
         }
+    }
+
+    /// Log rows not in `entries` yet: what a restart would read from `log`.
+    pub(crate) fn unmoved_rows(&self) -> usize {
+        let running =
+            self.running.as_ref().map_or(0, |m| m.rows.saturating_sub(m.moved_rows + m.dropped_rows));
+        self.fresh_rows + running
     }
 
     /// A table's rows still only in `log`, oldest first, counting the effects of the
@@ -262,6 +271,9 @@ impl Compactor {
                         && let Ok(i) = m.work.binary_search_by(|(t, _)| t.as_str().cmp(table))
                         && let Some((_, ids)) = m.work.get_mut(i)
                     {
+                        if i >= m.next {
+                            m.dropped_rows += ids.len();
+                        }
                         ids.clear();
                     }
                 }

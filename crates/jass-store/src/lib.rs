@@ -99,6 +99,10 @@ pub struct Metrics {
     pub commit_micros: u64,
     /// Commits by duration: `[≤1 ms, ≤2, ≤5, ≤10, ≤25, ≤50, more]`.
     pub commit_ms_histogram: [u64; COMMIT_MS_BUCKETS.len() + 1],
+    /// Entries still only in the append log, not yet moved into the indexed table: a
+    /// restart reads them by scanning the log, so this should stay near a minute's
+    /// appends.
+    pub unmoved_rows: u64,
 }
 
 /// The live counters behind [`Metrics`]; only the store thread writes them.
@@ -109,10 +113,12 @@ struct Counters {
     largest_batch: AtomicU64,
     commit_micros: AtomicU64,
     histogram: [AtomicU64; COMMIT_MS_BUCKETS.len() + 1],
+    unmoved_rows: AtomicU64,
 }
 
 impl Counters {
-    fn record(&self, writes: usize, took: std::time::Duration) {
+    fn record(&self, writes: usize, took: std::time::Duration, unmoved_rows: usize) {
+        self.unmoved_rows.store(unmoved_rows as u64, Ordering::Relaxed);
         let writes = writes as u64;
         let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
         self.commits.fetch_add(1, Ordering::Relaxed);
@@ -135,6 +141,7 @@ impl Counters {
             commit_ms_histogram: std::array::from_fn(|i| {
                 self.histogram.get(i).map_or(0, |b| b.load(Ordering::Relaxed))
             }),
+            unmoved_rows: self.unmoved_rows.load(Ordering::Relaxed),
         }
     }
 }
@@ -184,6 +191,7 @@ impl Store {
             .spawn(move || checkpoint_loop(&checkpointer, &alive))?;
         let touched = Touched::load(&tables);
         let counters = Arc::new(Counters::default());
+        counters.unmoved_rows.store(compactor.unmoved_rows() as u64, Ordering::Relaxed);
         let thread_counters = Arc::clone(&counters);
         let w = Writer { conn, touched, compactor, next_log_id };
         std::thread::Builder::new()

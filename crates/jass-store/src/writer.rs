@@ -241,7 +241,7 @@ pub(crate) fn run(mut w: Writer, mut rx: mpsc::Receiver<Job>, counters: &Counter
             }
         };
         w.touched.committed();
-        counters.record(batch.len(), started.elapsed());
+        counters.record(batch.len(), started.elapsed(), w.compactor.unmoved_rows());
         for (job, res) in batch.drain(..).zip(results) {
             let _ = job.done.send(res);
         }
