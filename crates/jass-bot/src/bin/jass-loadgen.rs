@@ -89,6 +89,14 @@ struct TableClock {
     sent: Mutex<Vec<(u64, Instant)>>,
 }
 
+#[derive(Clone, Copy, Debug)]
+struct Slowest {
+    age: Duration,
+    at: Duration,
+    card: u64,
+    played: u64,
+}
+
 /// One seat's measurements.
 struct Probe {
     clock: Arc<TableClock>,
@@ -99,7 +107,15 @@ struct Probe {
     /// When play started, and per second of play the deliveries over 10 ms: tells a
     /// steady tail from a few stalls.
     play_start: Instant,
+    /// States read after this are not timed: past the deadline the load generator
+    /// is stopping (its seats close their sockets one by one), and a state
+    /// that arrived in time can sit unread for half a second, a delay of the bench's own.
+    play_end: Instant,
     slow_by_second: Vec<u32>,
+    /// The slowest delivery: latency, when in play it arrived, the card's number in its
+    /// game and the cards played by then. Says whether a lone outlier is a stall of
+    /// the whole server (many slow seconds around it) or one card's path.
+    slowest: Option<Slowest>,
     cards: u64,
     refused: Vec<ErrorCode>,
 }
@@ -124,12 +140,17 @@ impl Observer for Probe {
         let now = Instant::now();
         let played = cards_played(view);
         if played > self.seen
+            && now <= self.play_end
             && let Ok(sent) = self.clock.sent.lock()
         {
             for &(k, at) in sent.iter() {
                 let age = now.saturating_duration_since(at);
                 if k > self.seen && k <= played && age < Duration::from_secs(30) {
                     self.samples.push(u32::try_from(age.as_micros()).unwrap_or(u32::MAX));
+                    if self.slowest.is_none_or(|s| age > s.age) {
+                        let at = now.saturating_duration_since(self.play_start);
+                        self.slowest = Some(Slowest { age, at, card: k, played });
+                    }
                     if age > Duration::from_millis(10) {
                         let second = now.saturating_duration_since(self.play_start).as_secs() as usize;
                         if self.slow_by_second.len() <= second {
@@ -322,7 +343,9 @@ async fn run(args: Args) -> Result<bool, BotError> {
                 seen: 0,
                 samples: Vec::new(),
                 play_start: play_start.into_std(),
+                play_end: deadline.into_std(),
                 slow_by_second: Vec::new(),
+                slowest: None,
                 cards: 0,
                 refused: Vec::new(),
             };
@@ -344,6 +367,7 @@ async fn run(args: Args) -> Result<bool, BotError> {
 
     let mut samples = Vec::new();
     let mut slow_by_second: Vec<u32> = Vec::new();
+    let mut slowest: Option<Slowest> = None;
     let (mut sent, mut cards, mut refused, mut failed) = (0u64, 0u64, Vec::new(), 0);
     let collect = async {
         while let Some(r) = set.join_next().await {
@@ -369,6 +393,11 @@ async fn run(args: Args) -> Result<bool, BotError> {
                 *total += n;
             }
             refused.extend(probe.refused);
+            if let Some(p) = probe.slowest
+                && slowest.is_none_or(|s| p.age > s.age)
+            {
+                slowest = Some(p);
+            }
         }
     };
     if tokio::time::timeout(Duration::from_secs(30), collect).await.is_err() {
@@ -409,6 +438,15 @@ async fn run(args: Args) -> Result<bool, BotError> {
         "card -> state latency over {} deliveries: p50 {p50:.2} ms, p99 {p99:.2} ms, p99.9 {p999:.2} ms, max {max:.2} ms",
         samples.len()
     );
+    if let Some(s) = slowest {
+        println!(
+            "slowest delivery: {:.2} ms, at {:.1} s of play (card {} of its game, seen with {} played)",
+            s.age.as_secs_f64() * 1000.0,
+            s.at.as_secs_f64(),
+            s.card,
+            s.played
+        );
+    }
     let slow: Vec<String> = slow_by_second
         .iter()
         .enumerate()
