@@ -89,6 +89,7 @@ struct TableClock {
     sent: Mutex<Vec<(u64, Instant)>>,
 }
 
+/// One delivery, kept for the report when it is the slowest.
 #[derive(Clone, Copy, Debug)]
 struct Slowest {
     age: Duration,
@@ -108,8 +109,8 @@ struct Probe {
     /// steady tail from a few stalls.
     play_start: Instant,
     /// States read after this are not timed: past the deadline the load generator
-    /// is stopping (its seats close their sockets one by one), and a state
-    /// that arrived in time can sit unread for half a second, a delay of the bench's own.
+    /// stops its seats and takes its readings, and a state that arrived in time can
+    /// sit unread for half a second, a delay of the bench's own.
     play_end: Instant,
     slow_by_second: Vec<u32>,
     /// The slowest delivery: latency, when in play it arrived, the card's number in its
@@ -138,6 +139,7 @@ impl Observer for Probe {
 
     fn state(&mut self, _version: u64, view: &TableView) {
         let now = Instant::now();
+        let in_play = now.saturating_duration_since(self.play_start);
         let played = cards_played(view);
         if played > self.seen
             && now <= self.play_end
@@ -148,11 +150,10 @@ impl Observer for Probe {
                 if k > self.seen && k <= played && age < Duration::from_secs(30) {
                     self.samples.push(u32::try_from(age.as_micros()).unwrap_or(u32::MAX));
                     if self.slowest.is_none_or(|s| age > s.age) {
-                        let at = now.saturating_duration_since(self.play_start);
-                        self.slowest = Some(Slowest { age, at, card: k, played });
+                        self.slowest = Some(Slowest { age, at: in_play, card: k, played });
                     }
                     if age > Duration::from_millis(10) {
-                        let second = now.saturating_duration_since(self.play_start).as_secs() as usize;
+                        let second = in_play.as_secs() as usize;
                         if self.slow_by_second.len() <= second {
                             self.slow_by_second.resize(second + 1, 0);
                         }
