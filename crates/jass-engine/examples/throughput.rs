@@ -15,6 +15,10 @@
 //! `apply` measures only that path (for profiling); `apply-count N` plays N games of
 //! the apply path and stops, for instruction counts under callgrind (`random-count N`
 //! likewise plays N two-round batches of the fast path).
+//!
+//! Its `expect`s state the engine's own invariants (default options are valid, a seat
+//! to play has a legal card, which it accepts): no input reaches them, and a failure
+//! is an engine bug.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -9,6 +9,10 @@
 //! cargo run --release -p jass-server --example memory -- 127.0.0.1:8080 500
 //! grep VmRSS /proc/$PID/status                    # after, while this holds the sockets
 //! ```
+//!
+//! A measuring tool run by hand against a server of one's own: any failure (server
+//! down, an unexpected reply) ends it at once with a panic at the failing step, which
+//! is all a measurement needs. It is not part of the server; no client reaches it.
 
 use std::time::Duration;
 
