@@ -429,6 +429,8 @@ pub mod close {
     pub const TOO_BIG: u16 = 1009;
     /// The server is restarting; reconnect with the same token.
     pub const SERVICE_RESTART: u16 = 1012;
+    /// A limit is reached for now (this table's spectators); try again later.
+    pub const TRY_AGAIN_LATER: u16 = 1013;
     /// Another connection took this seat (same token).
     pub const REPLACED: u16 = 4001;
     /// The token matches no seat (or was revoked by the host).

@@ -63,6 +63,13 @@ pub struct Config {
     /// A table with nobody connected and no activity for this long is dropped from
     /// memory (its record stays in the store).
     pub table_idle_timeout: Duration,
+    /// A table no player ever connected to is dropped after this long (it only
+    /// holds a slot; issue 13, point 10).
+    pub table_unjoined_timeout: Duration,
+    /// Most spectators watching one table at once.
+    pub max_spectators: usize,
+    /// Most spectators watching one table at once from one client address.
+    pub max_spectators_per_ip: usize,
     /// On shutdown, how long to wait for sockets and table actors to finish.
     pub shutdown_grace: Duration,
     /// The static browser client served at `/` and `/t/{table}`; `None` serves only
@@ -94,6 +101,9 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             table_mailbox: 32,
             table_idle_timeout: Duration::from_secs(24 * 60 * 60),
+            table_unjoined_timeout: Duration::from_secs(10 * 60),
+            max_spectators: 32,
+            max_spectators_per_ip: 4,
             shutdown_grace: Duration::from_secs(10),
             web_dir: None,
         }

@@ -23,7 +23,7 @@ use crate::App;
 use crate::stats::bump;
 use crate::table::Refusal;
 use crate::table::actor::{finished_record, spawn, valid_name};
-use crate::table::rebuild::Rebuilt;
+use crate::table::state::TableState;
 
 /// Largest HTTP request body: create and join bodies are a few hundred bytes.
 const MAX_BODY_BYTES: usize = 4096;
@@ -204,7 +204,7 @@ async fn socket(
         .max_write_buffer_size(c.max_write_buffer_bytes.max(c.write_buffer_bytes + c.max_message_bytes + 64))
         .on_upgrade(move |socket| async move {
             bump(&app.stats.sockets_open);
-            crate::ws::serve(socket, &app, &table, handle).await;
+            crate::ws::serve(socket, &app, &table, handle, peer.ip()).await;
             crate::stats::drop_one(&app.stats.sockets_open);
             drop(slot);
             drop(permit);
@@ -229,7 +229,7 @@ async fn record(State(app): State<Arc<App>>, Path(table): Path<String>) -> Resul
                 .flatten()
                 .filter(|e| !e.is_empty())
                 .ok_or_else(unknown_table)?;
-            finished_record(Rebuilt::from_entries(&table, &entries).game.as_ref())?
+            finished_record(TableState::replay(&entries).0.game.as_ref())?
         }
     };
     let disposition = format!("attachment; filename=\"jass-{table}.json\"");

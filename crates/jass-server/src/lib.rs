@@ -93,6 +93,9 @@ impl App {
             guard,
             mailbox: self.config.table_mailbox,
             idle_timeout: self.config.table_idle_timeout,
+            unjoined_timeout: self.config.table_unjoined_timeout,
+            max_spectators: self.config.max_spectators,
+            max_spectators_per_ip: self.config.max_spectators_per_ip,
         }
     }
 
@@ -215,16 +218,20 @@ async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
     let idle = i64::try_from(app.config.table_idle_timeout.as_secs()).unwrap_or(i64::MAX);
     let (mut restored, mut expired) = (0usize, 0usize);
     for t in tables {
-        let rebuilt = table::rebuild::Rebuilt::from_entries(&t.id, &t.entries);
-        if rebuilt.used < t.stored {
+        let (state, failed) = table::state::TableState::replay(&t.entries);
+        let used = failed.map_or(t.entries.len(), |(i, _)| i);
+        if let Some((entry, why)) = failed {
+            tracing::warn!(table = %t.id, entry, %why, "a stored entry does not follow from the ones before");
+        }
+        if used < t.stored {
             // A torn or inconsistent tail was skipped: cut it off so new entries follow
             // the last good one.
-            tracing::warn!(table = %t.id, kept = rebuilt.used, stored = t.stored, "cutting a table's history");
-            if let Err(e) = app.store.truncate(&t.id, rebuilt.used).await {
+            tracing::warn!(table = %t.id, kept = used, stored = t.stored, "cutting a table's history");
+            if let Err(e) = app.store.truncate(&t.id, used).await {
                 tracing::warn!(table = %t.id, error = %e, "could not cut a table's history");
             }
         }
-        let finished = rebuilt.game.as_ref().is_some_and(|g| g.result().is_some());
+        let finished = state.finished();
         if now.saturating_sub(t.last_active) > idle {
             if !finished && let Err(e) = app.store.forget(&t.id).await {
                 tracing::warn!(table = %t.id, error = %e, "could not delete an expired table");
@@ -234,8 +241,8 @@ async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
         }
         let Some(guard) = app.guards.guard() else { break };
         let id: Arc<str> = t.id.as_str().into();
-        let spawn = app.table_spawn(Arc::clone(&id), rebuilt.options, guard);
-        let handle = table::actor::restore(spawn, rebuilt);
+        let spawn = app.table_spawn(Arc::clone(&id), state.options, guard);
+        let handle = table::actor::restore(spawn, state);
         if app.registry.insert(id, handle) {
             restored += 1;
         } else {

@@ -56,6 +56,8 @@ struct Conn {
     last_seen: Instant,
     /// The table id from the URL (echoed in `welcome`).
     table_id: String,
+    /// A key for the client's address, for the table's per-address spectator cap.
+    peer: u64,
 }
 
 /// Serves one upgraded socket for table `table_id` (`table` is `None` when no such
@@ -69,6 +71,7 @@ pub(crate) fn serve(
     app: &Arc<App>,
     table_id: &str,
     table: Option<TableHandle>,
+    peer: std::net::IpAddr,
 ) -> Pin<Box<dyn Future<Output = ()> + Send>> {
     let id = app.next_conn_id();
     // A hostile path could be long; logs and the welcome get at most 64 characters.
@@ -76,8 +79,20 @@ pub(crate) fn serve(
     let span = info_span!("conn", table = %table_id, conn = id, seat = field::Empty);
     let config = &app.config;
     let limit = RateLimit::new(config.rate_burst, config.rate_per_second, config.rate_strikes);
-    let conn =
-        Conn { socket, limit, strikes: 0, last_seen: Instant::now(), id, app: Arc::clone(app), table_id };
+    let peer = {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one(peer)
+    };
+    let conn = Conn {
+        socket,
+        limit,
+        strikes: 0,
+        last_seen: Instant::now(),
+        id,
+        app: Arc::clone(app),
+        table_id,
+        peer,
+    };
     Box::pin(conn.run(table).instrument(span))
 }
 
@@ -96,11 +111,12 @@ impl Conn {
             Err(Some((code, reason))) => return Box::pin(self.close(code, reason)).await,
             Err(None) => return,
         };
-        let attached = match table.attach(token, self.id).await {
+        let attached = match table.attach(token, self.id, self.peer).await {
             Ok(a) => a,
             Err(r) => {
                 let (code, reason) = match r.code {
                     ErrorCode::BadToken => (close::BAD_TOKEN, "bad token"),
+                    ErrorCode::Busy => (close::TRY_AGAIN_LATER, "too many spectators"),
                     _ if shutdown.is_stopping() => (close::SERVICE_RESTART, "server restarting"),
                     _ => (close::UNKNOWN_TABLE, "unknown table"),
                 };

@@ -253,6 +253,10 @@ async fn run(server: &Server, steps: Vec<(Option<usize>, Op)>) -> Result<(), Tes
     start(&mut clients).await;
     clients.push(server.connect(&table, None).await);
     sync_all(&mut clients).await;
+    // Presence keeps the version: wait until every socket has seen everyone arrive.
+    for c in &mut clients {
+        c.wait_view(|v| v.spectators == 1 && v.seats.iter().all(|s| s.connected)).await;
+    }
     for (n, (pick, op)) in steps.iter().enumerate() {
         let to_act = clients[0].view().game.as_ref().and_then(|g| g.to_act).map(Seat::index);
         let sender = &pick.or(to_act).unwrap_or(0);
@@ -270,9 +274,11 @@ async fn run(server: &Server, steps: Vec<(Option<usize>, Op)>) -> Result<(), Tes
             loop {
                 match c.next().await {
                     Got::Msg(ServerMsg::Pong { t: x }) if x == t => break,
-                    Got::Msg(ServerMsg::State { .. }) => {
+                    Got::Msg(ServerMsg::State { version, view }) => {
                         return Err(TestCaseError::fail(format!(
-                            "step {n} {op:?} from {sender} was refused but socket {i} got a new state"
+                            "step {n} {op:?} from {sender} was refused but socket {i} got a new state: \
+                             {version} {:?} {}, before {:?}",
+                            view.seats, view.spectators, before[i].1.seats
                         )));
                     }
                     Got::Msg(_) => {}

@@ -8,9 +8,13 @@
 //!    and the client gets `internal`.
 //! 3. After every change each seat's watch gets its own freshly encoded `state`
 //!    frame (the engine's allow-list view for that seat) and the spectators' watch
-//!    the spectator view; `version` grows by one per change.
+//!    the spectator view.
+//! 4. Durable changes go through [`TableState::apply`], the same function restart
+//!    recovery replays the store with, so `version` (entries applied) grows by one
+//!    per stored entry and is the same after a restart. Presence (connections,
+//!    spectators) is published without moving it, so it never makes an action stale.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,7 +31,7 @@ use super::{Attached, BySeat, ConnId, Kick, Refusal, TableCmd, TableHandle};
 use crate::registry::Registry;
 use crate::shutdown::{Shutdown, TaskGuard};
 use crate::store::{Entry, Store};
-use crate::table::rebuild::Rebuilt;
+use crate::table::state::{Occupant, TableState};
 
 /// Longest player name, in characters (protocol.md 1).
 const MAX_NAME_CHARS: usize = 24;
@@ -50,70 +54,57 @@ pub(crate) struct Spawn {
     pub(crate) mailbox: usize,
     /// Drop the table after this long with nobody connected.
     pub(crate) idle_timeout: Duration,
+    /// Drop a table that no player ever connected to after this long (issue 13,
+    /// point 10: such a table only holds a slot).
+    pub(crate) unjoined_timeout: Duration,
+    /// Most spectators watching at once.
+    pub(crate) max_spectators: usize,
+    /// Most spectators watching at once from one client address.
+    pub(crate) max_spectators_per_ip: usize,
 }
 
 /// Starts a table's actor. The `Created` entry is stored before any command is
 /// handled, so the store sees a table's history in order.
 pub(crate) fn spawn(s: Spawn) -> TableHandle {
-    launch(s, None)
+    let state = TableState::new(s.options);
+    launch(s, state, true)
 }
 
 /// Starts the actor of a table rebuilt from its stored entries (restart recovery).
 /// Players come back with their tokens; nothing is written until something changes.
-pub(crate) fn restore(s: Spawn, rebuilt: Rebuilt) -> TableHandle {
-    launch(s, Some(rebuilt))
+pub(crate) fn restore(s: Spawn, state: TableState) -> TableHandle {
+    launch(s, state, false)
 }
 
-fn launch(s: Spawn, rebuilt: Option<Rebuilt>) -> TableHandle {
+fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
     let (tx, rx) = mpsc::channel(s.mailbox.max(1));
     let span = info_span!("table", table = %s.id);
-    let fresh = rebuilt.is_none();
-    let mut actor = TableActor {
+    let actor = TableActor {
         id: s.id,
-        options: s.options,
-        host: Seat::ALL[0],
-        seats: BySeat::default(),
-        spectators: HashSet::new(),
-        game: None,
-        games: 0,
-        rematch: [false; 4],
-        version: 0,
+        state,
+        conns: BySeat::default(),
+        spectators: HashMap::new(),
         spectator_view: watch::channel(Utf8Bytes::from_static("")).0,
         store: s.store,
         registry: s.registry,
         idle_timeout: s.idle_timeout,
+        unjoined_timeout: s.unjoined_timeout,
+        max_spectators: s.max_spectators,
+        max_spectators_per_ip: s.max_spectators_per_ip,
+        // A restored table was played before the restart, as far as anyone can tell:
+        // downtime is not idleness (issue 13, point 1), so it gets the full timeout.
+        joined: !fresh,
         last_activity: Instant::now(),
     };
-    if let Some(r) = rebuilt {
-        actor.options = r.options;
-        actor.host = r.host;
-        for (seat, stored) in Seat::ALL.into_iter().zip(r.seats) {
-            if let Some((name, hash)) = stored {
-                let slot = actor.seats.at_mut(seat);
-                slot.name = Some(name);
-                slot.token_hash = Some(hash);
-            }
-        }
-        actor.game = r.game;
-        actor.games = r.games;
-        actor.rematch = r.rematch;
-        // Versions start above anything a client can hold from before the restart
-        // only by chance; every client re-attaches and gets a fresh state first.
-        actor.version = u64::try_from(r.used).unwrap_or(0);
-    }
     // Boxed: a task that owns its actor by value keeps it twice in its state (once
     // as the captured argument, once as the moved local), about 1.8 KB per table.
     tokio::spawn(Box::new(actor).run(rx, s.shutdown, s.guard, fresh).instrument(span));
     TableHandle { tx }
 }
 
-/// One seat as the table keeps it.
+/// A seat's live side: its connection and its occupant's frames.
 #[derive(Debug)]
-struct SeatSlot {
-    /// The player's name; `None` while the seat is free.
-    name: Option<String>,
-    /// SHA-256 of the seat token: the token itself is never kept.
-    token_hash: Option<[u8; 32]>,
+struct SeatConn {
     /// The live connection and the way to close it (replaced, freed).
     conn: Option<(ConnId, oneshot::Sender<Kick>)>,
     /// The occupant's `state` frames. It belongs to the occupant, not the seat
@@ -122,13 +113,13 @@ struct SeatSlot {
     view: watch::Sender<Utf8Bytes>,
 }
 
-impl Default for SeatSlot {
+impl Default for SeatConn {
     fn default() -> Self {
-        Self { name: None, token_hash: None, conn: None, view: watch::channel(Utf8Bytes::from_static("")).0 }
+        Self { conn: None, view: watch::channel(Utf8Bytes::from_static("")).0 }
     }
 }
 
-impl SeatSlot {
+impl SeatConn {
     /// Closes the live connection, if any, with `kick`.
     fn kick(&mut self, kick: Kick) {
         if let Some((_, tx)) = self.conn.take() {
@@ -141,22 +132,12 @@ impl SeatSlot {
 struct TableActor {
     /// The table id (public: it is in the link).
     id: Arc<str>,
-    /// The options the next game starts with (and the current game runs with).
-    options: Options,
-    /// The host's seat; it follows the host through swaps.
-    host: Seat,
-    /// The four seats.
-    seats: BySeat<SeatSlot>,
-    /// Spectator connections, counted in every view.
-    spectators: HashSet<ConnId>,
-    /// The game, once started.
-    game: Option<Game>,
-    /// Games started here (rematches count).
-    games: u32,
-    /// Rematch votes by seat.
-    rematch: [bool; 4],
-    /// Grows by one per change; clients send it back with actions (stale check).
-    version: u64,
+    /// Everything durable: options, seats, host, game, votes, version.
+    state: TableState,
+    /// The seats' connections and view channels.
+    conns: BySeat<SeatConn>,
+    /// Spectator connections with their address key, counted in every view.
+    spectators: HashMap<ConnId, u64>,
     /// The spectators' `state` frames.
     spectator_view: watch::Sender<Utf8Bytes>,
     /// Durability before publication.
@@ -165,6 +146,14 @@ struct TableActor {
     registry: Arc<Registry>,
     /// See [`Spawn::idle_timeout`].
     idle_timeout: Duration,
+    /// See [`Spawn::unjoined_timeout`].
+    unjoined_timeout: Duration,
+    /// See [`Spawn::max_spectators`].
+    max_spectators: usize,
+    /// See [`Spawn::max_spectators_per_ip`].
+    max_spectators_per_ip: usize,
+    /// Whether a player ever connected a socket to a seat here.
+    joined: bool,
     /// Last command handled, for the idle timer.
     last_activity: Instant,
 }
@@ -209,12 +198,12 @@ impl TableActor {
         _guard: TaskGuard,
         fresh: bool,
     ) {
-        if fresh && let Err(e) = self.store.append(&self.id, Entry::Created { options: self.options }).await {
-            warn!(error = %e, "could not store the new table");
+        if fresh && let Err(e) = self.commit(Entry::Created { options: self.state.options }).await {
+            warn!(error = ?e, "could not store the new table");
         }
         self.publish();
         loop {
-            let idle = self.is_idle().then(|| self.last_activity + self.idle_timeout);
+            let idle = self.is_idle().then(|| self.last_activity + self.idle_limit());
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => {
@@ -230,8 +219,8 @@ impl TableActor {
                 () = sleep_until(idle) => {
                     // Idle tables expire; a finished game keeps its record (issue: durable
                     // tables), anything else is forgotten by the store too.
-                    let finished = self.game.as_ref().is_some_and(|g| g.result().is_some());
-                    info!(finished, "table idle, dropping it");
+                    let finished = self.state.finished();
+                    info!(finished, joined = self.joined, "table idle, dropping it");
                     if !finished && let Err(e) = self.store.forget(&self.id).await {
                         warn!(error = %e, "could not delete an expired table");
                     }
@@ -243,9 +232,14 @@ impl TableActor {
         debug!("table actor stopped");
     }
 
+    /// How long the table may sit with nobody connected.
+    fn idle_limit(&self) -> Duration {
+        if self.joined { self.idle_timeout } else { self.unjoined_timeout.min(self.idle_timeout) }
+    }
+
     /// Nobody is connected.
     fn is_idle(&self) -> bool {
-        self.spectators.is_empty() && self.seats.iter().all(|(_, s)| s.conn.is_none())
+        self.spectators.is_empty() && self.conns.iter().all(|(_, s)| s.conn.is_none())
     }
 
     async fn handle(&mut self, cmd: TableCmd) {
@@ -262,10 +256,10 @@ impl TableActor {
                 let _ = reply.send(self.info());
             }
             TableCmd::Record { reply } => {
-                let _ = reply.send(finished_record(self.game.as_ref()));
+                let _ = reply.send(finished_record(self.state.game.as_ref()));
             }
-            TableCmd::Attach { token, conn, reply } => {
-                let r = self.attach(token.as_deref(), conn);
+            TableCmd::Attach { token, conn, peer, reply } => {
+                let r = self.attach(token.as_deref(), conn, peer);
                 // The connection is gone already: do not show it as connected.
                 if let Err(Ok(_)) = reply.send(r) {
                     self.detach(conn);
@@ -279,8 +273,26 @@ impl TableActor {
         }
     }
 
+    /// Stores `entry`, then applies it: the only way the durable state changes. The
+    /// entry passed the actor's checks, so applying it cannot fail by the engine's
+    /// contract; if it does anyway the store and memory disagree, which is logged
+    /// loudly (a restart would then quarantine the table rather than guess).
+    async fn commit(&mut self, entry: Entry) -> Result<(), Refusal> {
+        self.store.append(&self.id, entry.clone()).await.map_err(internal)?;
+        self.state.apply(&entry).map_err(|e| {
+            warn!(error = %e, "a stored entry could not be applied");
+            Refusal::new(ErrorCode::Internal, "the server could not apply this")
+        })
+    }
+
     fn seat_infos(&self) -> [SeatInfo; 4] {
-        self.seats.0.each_ref().map(|s| SeatInfo { name: s.name.clone(), connected: s.conn.is_some() })
+        std::array::from_fn(|i| {
+            let seat = Seat::ALL.get(i).copied().unwrap_or(Seat::ALL[0]);
+            SeatInfo {
+                name: self.state.seats.at(seat).as_ref().map(|o| o.name.clone()),
+                connected: self.conns.at(seat).conn.is_some(),
+            }
+        })
     }
 
     fn spectator_count(&self) -> u32 {
@@ -291,8 +303,8 @@ impl TableActor {
         TableInfo {
             table: self.id.to_string(),
             seats: self.seat_infos(),
-            options: self.options,
-            started: self.game.is_some(),
+            options: self.state.options,
+            started: self.state.game.is_some(),
             spectators: self.spectator_count(),
         }
     }
@@ -300,18 +312,19 @@ impl TableActor {
     /// One connection's `state` frame, encoded once and shared by its watchers.
     fn encode(&self, you: Option<Seat>) -> Option<Utf8Bytes> {
         let viewer = you.map_or(Viewer::Spectator, Viewer::Seat);
+        let s = &self.state;
         let view = TableView {
             table: self.id.to_string(),
             you,
-            host: self.host,
+            host: s.host,
             seats: self.seat_infos(),
             spectators: self.spectator_count(),
-            options: self.options,
-            games: self.games,
-            rematch: self.rematch,
-            game: self.game.as_ref().map(|g| g.view(viewer)),
+            options: s.options,
+            games: s.games,
+            rematch: s.rematch,
+            game: s.game.as_ref().map(|g| g.view(viewer)),
         };
-        match encode_exact(&ServerMsg::State { version: self.version, view: Box::new(view) }) {
+        match encode_exact(&ServerMsg::State { version: s.version, view: Box::new(view) }) {
             Ok(frame) => Some(frame),
             Err(e) => {
                 warn!(error = %e, "could not encode a state");
@@ -320,12 +333,11 @@ impl TableActor {
         }
     }
 
-    /// Bumps the version and hands every connection its new view.
+    /// Hands every connection its new view (after a change or a presence change).
     fn publish(&mut self) {
-        self.version += 1;
         for seat in Seat::ALL {
             if let Some(frame) = self.encode(Some(seat)) {
-                self.seats.at(seat).view.send_replace(frame);
+                self.conns.at(seat).view.send_replace(frame);
             }
         }
         // Nobody watching: skip the fifth encoding. A spectator who arrives is counted
@@ -341,60 +353,67 @@ impl TableActor {
         let name =
             valid_name(name).ok_or_else(|| Refusal::new(ErrorCode::BadName, "names are 1–24 characters"))?;
         let seat = match want {
-            Some(s) if self.seats.at(s).name.is_some() => {
+            Some(s) if self.state.seats.at(s).is_some() => {
                 return Err(Refusal::new(ErrorCode::SeatTaken, format!("seat {s} is taken")));
             }
             Some(s) => s,
             None => self
+                .state
                 .seats
                 .iter()
-                .find(|(_, slot)| slot.name.is_none())
+                .find(|(_, slot)| slot.is_none())
                 .map(|(s, _)| s)
                 .ok_or_else(|| Refusal::new(ErrorCode::TableFull, "every seat is taken"))?,
         };
         let token = uuid::Uuid::new_v4().simple().to_string();
         let token_hash = hash_token(&token);
-        self.store
-            .append(&self.id, Entry::Seated { seat, name: name.clone(), token_hash })
-            .await
-            .map_err(internal)?;
-        let slot = self.seats.at_mut(seat);
-        slot.name = Some(name);
-        slot.token_hash = Some(token_hash);
+        self.commit(Entry::Seated { seat, name, token_hash }).await?;
         info!(%seat, "seat taken");
         self.publish();
         Ok(Joined { table: self.id.to_string(), seat, token, link: format!("/t/{}", self.id) })
     }
 
-    fn attach(&mut self, token: Option<&str>, conn: ConnId) -> Result<Attached, Refusal> {
+    fn attach(&mut self, token: Option<&str>, conn: ConnId, peer: u64) -> Result<Attached, Refusal> {
         let Some(token) = token else {
-            self.spectators.insert(conn);
+            // Watching is free, but bounded: a stranger with the link cannot fill the
+            // table's fan-out (issue 13, point 7).
+            if self.spectators.len() >= self.max_spectators {
+                return Err(Refusal::new(ErrorCode::Busy, "this table has its limit of spectators"));
+            }
+            if self.spectators.values().filter(|p| **p == peer).count() >= self.max_spectators_per_ip {
+                return Err(Refusal::new(ErrorCode::Busy, "this address has its limit of spectators here"));
+            }
+            self.spectators.insert(conn, peer);
             self.publish();
             return Ok(Attached { seat: None, views: self.spectator_view.subscribe(), kick: None });
         };
         let hash = hash_token(token);
-        let seat =
-            self.seats.iter().find(|(_, slot)| slot.token_hash == Some(hash)).map(|(s, _)| s).ok_or_else(
-                || Refusal::new(ErrorCode::BadToken, "this token matches no seat of the table"),
-            )?;
+        let seat = self
+            .state
+            .seats
+            .iter()
+            .find(|(_, slot)| slot.as_ref().is_some_and(|o: &Occupant| o.token_hash == hash))
+            .map(|(s, _)| s)
+            .ok_or_else(|| Refusal::new(ErrorCode::BadToken, "this token matches no seat of the table"))?;
         let (kick_tx, kick_rx) = oneshot::channel();
-        let slot = self.seats.at_mut(seat);
+        let slot = self.conns.at_mut(seat);
         slot.kick(Kick { code: close::REPLACED, reason: "another connection took this seat" });
         slot.conn = Some((conn, kick_tx));
         let views = slot.view.subscribe();
+        self.joined = true;
         info!(%seat, conn, "seat connected");
         self.publish();
         Ok(Attached { seat: Some(seat), views, kick: Some(kick_rx) })
     }
 
     fn detach(&mut self, conn: ConnId) {
-        if self.spectators.remove(&conn) {
+        if self.spectators.remove(&conn).is_some() {
             self.publish();
             return;
         }
         let seat = self.seat_of(conn);
         if let Some(seat) = seat {
-            self.seats.at_mut(seat).conn = None;
+            self.conns.at_mut(seat).conn = None;
             info!(%seat, conn, "seat disconnected");
             self.publish();
         }
@@ -402,11 +421,11 @@ impl TableActor {
 
     /// The seat `conn` currently plays (a replaced connection plays none).
     fn seat_of(&self, conn: ConnId) -> Option<Seat> {
-        self.seats.iter().find(|(_, slot)| matches!(slot.conn, Some((c, _)) if c == conn)).map(|(s, _)| s)
+        self.conns.iter().find(|(_, slot)| matches!(slot.conn, Some((c, _)) if c == conn)).map(|(s, _)| s)
     }
 
     fn require_host(&self, seat: Seat) -> Result<(), Refusal> {
-        if seat == self.host {
+        if seat == self.state.host {
             Ok(())
         } else {
             Err(Refusal::new(ErrorCode::NotHost, "only the host may do that"))
@@ -414,7 +433,7 @@ impl TableActor {
     }
 
     fn require_lobby(&self) -> Result<(), Refusal> {
-        if self.game.is_some() {
+        if self.state.game.is_some() {
             Err(Refusal::new(ErrorCode::AlreadyStarted, "the game has started"))
         } else {
             Ok(())
@@ -441,8 +460,7 @@ impl TableActor {
                 self.require_lobby()?;
                 let options = jass_protocol::options_from(preset, options.as_ref())
                     .map_err(|e| Refusal::new(ErrorCode::BadOptions, e))?;
-                self.store.append(&self.id, Entry::OptionsSet { options }).await.map_err(internal)?;
-                self.options = options;
+                self.commit(Entry::OptionsSet { options }).await?;
                 self.publish();
                 Ok(())
             }
@@ -458,15 +476,17 @@ impl TableActor {
         version: Option<u64>,
         action: jass_engine::Action,
     ) -> Result<(), Refusal> {
-        let Some(game) = &self.game else {
+        let Some(game) = &self.state.game else {
             return Err(Refusal::new(ErrorCode::NotStarted, "the game has not started"));
         };
+        // Stale only if the game moved since the client's view: someone connecting,
+        // a spectator or a seat change is no reason to refuse a card (point 7).
         if let Some(v) = version
-            && v != self.version
+            && !self.state.is_current_for_game(v)
         {
             return Err(Refusal::new(
                 ErrorCode::Stale,
-                format!("decided on version {v}, the table is at {}", self.version),
+                format!("decided on version {v}, the game changed at version {}", self.state.game_version),
             ));
         }
         // Check first, store second, apply last: the game changes only once the store
@@ -474,21 +494,9 @@ impl TableActor {
         game.validate(seat, &action).map_err(|e| Refusal::new(ErrorCode::from_rule(&e), e.to_string()))?;
         let dealt = (matches!(action, jass_engine::Action::Play { .. }) && game.next_card_ends_round())
             .then(fresh_seed);
-        self.store
-            .append(&self.id, Entry::Action { seat, action: action.clone(), next_seed: dealt })
-            .await
-            .map_err(internal)?;
-        let Some(game) = self.game.as_mut() else {
-            return Err(Refusal::new(ErrorCode::NotStarted, "the game has not started"));
-        };
-        let applied = game.apply(seat, action.clone(), || dealt.unwrap_or_else(fresh_seed));
-        if let Err(e) = applied {
-            // Unreachable by the engine's contract (validate == apply's check); say so loudly.
-            warn!(error = %e, "an action that passed validation was refused");
-            return Err(Refusal::new(ErrorCode::Internal, "the server could not apply this"));
-        }
         debug!(?action, "accepted");
-        if let Some(result) = game.result() {
+        self.commit(Entry::Action { seat, action, next_seed: dealt }).await?;
+        if let Some(result) = self.state.game.as_ref().and_then(Game::result) {
             info!(?result, "game over");
         }
         self.publish();
@@ -497,17 +505,11 @@ impl TableActor {
 
     /// Deals a new game with the current options (start and rematch).
     async fn new_game(&mut self) -> Result<(), Refusal> {
-        let seed = fresh_seed();
-        // Boxed while the store writes: a game held across an `.await` would sit in
-        // every table task's state, used or not (a whole game per table).
-        let game = Box::new(
-            Game::new(self.options, seed).map_err(|e| Refusal::new(ErrorCode::BadOptions, e.to_string()))?,
-        );
-        let number = self.games + 1;
-        self.store.append(&self.id, Entry::GameStarted { game: number, seed }).await.map_err(internal)?;
-        self.game = Some(*game);
-        self.games = number;
-        self.rematch = [false; 4];
+        // The engine refuses options out of range; the options were checked when set,
+        // so this only guards a table restored from an older server.
+        self.state.options.validate().map_err(|e| Refusal::new(ErrorCode::BadOptions, e.to_string()))?;
+        let number = self.state.games + 1;
+        self.commit(Entry::GameStarted { game: number, seed: fresh_seed() }).await?;
         info!(game = number, "game started");
         self.publish();
         Ok(())
@@ -516,7 +518,7 @@ impl TableActor {
     async fn start(&mut self, seat: Seat) -> Result<(), Refusal> {
         self.require_host(seat)?;
         self.require_lobby()?;
-        if self.seats.iter().any(|(_, s)| s.name.is_none()) {
+        if self.state.has_free_seat() {
             return Err(Refusal::new(ErrorCode::NotEnoughPlayers, "four players are needed"));
         }
         self.new_game().await
@@ -528,78 +530,70 @@ impl TableActor {
         if a == b {
             return Ok(());
         }
-        self.store.append(&self.id, Entry::Swapped { a, b }).await.map_err(internal)?;
-        // Seat indices are 0..4, so the swap cannot go out of bounds.
-        self.seats.0.swap(a.index(), b.index());
-        if self.host == a {
-            self.host = b;
-        } else if self.host == b {
-            self.host = a;
-        }
+        self.commit(Entry::Swapped { a, b }).await?;
+        // Open sockets follow their players (seat indices are 0..4: in bounds).
+        self.conns.0.swap(a.index(), b.index());
         self.publish();
         Ok(())
     }
 
     async fn free(&mut self, seat: Seat, target: Seat) -> Result<(), Refusal> {
         self.require_host(seat)?;
-        if target == self.host {
+        if target == self.state.host {
             return Err(Refusal::new(ErrorCode::BadMessage, "the host cannot free their own seat"));
         }
-        if self.seats.at(target).name.is_none() {
+        if self.state.seats.at(target).is_none() {
             return Ok(());
         }
-        self.store.append(&self.id, Entry::Freed { seat: target }).await.map_err(internal)?;
+        self.commit(Entry::Freed { seat: target }).await?;
         self.vacate(target);
         Ok(())
     }
 
-    /// Empties a seat: closes its connection with 4003 (its token is revoked) and
-    /// gives it a fresh view channel, then tells everyone.
+    /// After a `Freed` entry: closes the seat's connection with 4003 (its token is
+    /// revoked) and gives it a fresh view channel, then tells everyone.
     fn vacate(&mut self, seat: Seat) {
-        let slot = self.seats.at_mut(seat);
+        let slot = self.conns.at_mut(seat);
         slot.kick(Kick { code: close::BAD_TOKEN, reason: "the host freed this seat" });
-        *slot = SeatSlot::default();
-        if let Some(v) = self.rematch.get_mut(seat.index()) {
-            *v = false;
-        }
+        *slot = SeatConn::default();
         info!(%seat, "seat freed");
         self.publish();
     }
 
     /// Undoes a join whose token never reached anyone.
     async fn release(&mut self, seat: Seat) {
-        if self.seats.at(seat).conn.is_some() {
+        if self.conns.at(seat).conn.is_some() {
             return;
         }
-        match self.store.append(&self.id, Entry::Freed { seat }).await {
+        match self.commit(Entry::Freed { seat }).await {
             Ok(()) => self.vacate(seat),
-            Err(e) => warn!(error = %e, %seat, "could not release an unclaimed seat"),
+            Err(e) => warn!(error = ?e, %seat, "could not release an unclaimed seat"),
         }
     }
 
     async fn vote_rematch(&mut self, seat: Seat) -> Result<(), Refusal> {
-        match &self.game {
+        match &self.state.game {
             None => return Err(Refusal::new(ErrorCode::NotStarted, "no game has been played")),
             Some(g) if g.result().is_none() => {
                 return Err(Refusal::new(ErrorCode::GameNotOver, "the game is still on"));
             }
             Some(_) => {}
         }
-        let mut votes = self.rematch;
+        let mut votes = self.state.rematch;
         if let Some(v) = votes.get_mut(seat.index()) {
             *v = true;
         }
-        let all = votes.iter().all(|v| *v) && self.seats.iter().all(|(_, s)| s.name.is_some());
+        let all = votes.iter().all(|v| *v) && !self.state.has_free_seat();
         if all {
             // The new game's entry stands for the last vote too.
             self.new_game().await
         } else {
-            if votes != self.rematch {
+            // A repeated vote changes nothing, so nobody gets a new state for it.
+            if votes != self.state.rematch {
                 // Stored first: a restart in between must not forget who agreed.
-                self.store.append(&self.id, Entry::RematchVote { seat }).await.map_err(internal)?;
-                self.rematch = votes;
+                self.commit(Entry::RematchVote { seat }).await?;
+                self.publish();
             }
-            self.publish();
             Ok(())
         }
     }

@@ -6,7 +6,7 @@
 //! one-queue-per-match, made structural).
 
 pub(crate) mod actor;
-pub(crate) mod rebuild;
+pub(crate) mod state;
 
 use axum::extract::ws::Utf8Bytes;
 use jass_engine::Seat;
@@ -89,6 +89,8 @@ pub(crate) enum TableCmd {
         token: Option<String>,
         /// The connection.
         conn: ConnId,
+        /// A key for the client's address (per-address spectator cap).
+        peer: u64,
         /// Its seat and view channel.
         reply: oneshot::Sender<Result<Attached, Refusal>>,
     },
@@ -140,8 +142,13 @@ impl TableHandle {
     }
 
     /// Attaches a connection (see [`TableCmd::Attach`]).
-    pub(crate) async fn attach(&self, token: Option<String>, conn: ConnId) -> Result<Attached, Refusal> {
-        self.call(|reply| TableCmd::Attach { token, conn, reply })
+    pub(crate) async fn attach(
+        &self,
+        token: Option<String>,
+        conn: ConnId,
+        peer: u64,
+    ) -> Result<Attached, Refusal> {
+        self.call(|reply| TableCmd::Attach { token, conn, peer, reply })
             .await
             .unwrap_or_else(|| Err(Refusal::gone()))
     }

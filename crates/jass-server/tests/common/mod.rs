@@ -228,7 +228,9 @@ impl Client {
                     self.frames.push(t.to_string());
                     if let ServerMsg::State { version, view } = &msg {
                         if let Some((v, _)) = &self.state {
-                            assert!(version > v, "versions grow: {v} then {version}");
+                            // Presence (connections, spectators) is sent at the same
+                            // version; a version never goes back (issue 13, points 4, 7).
+                            assert!(version >= v, "versions never go back: {v} then {version}");
                         }
                         self.state = Some((*version, (**view).clone()));
                     }
@@ -274,6 +276,15 @@ impl Client {
         while self.version() < v {
             if let Got::Close(c) = self.next().await {
                 panic!("closed {c} while waiting for version {v}");
+            }
+        }
+    }
+
+    /// Reads until the latest view satisfies `ok` (presence changes keep the version).
+    pub async fn wait_view(&mut self, mut ok: impl FnMut(&TableView) -> bool) {
+        while self.state.as_ref().is_none_or(|(_, v)| !ok(v)) {
+            if let Got::Close(c) = self.next().await {
+                panic!("closed {c} while waiting for a view");
             }
         }
     }

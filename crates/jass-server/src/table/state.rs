@@ -1,0 +1,185 @@
+//! A table's durable state and the one function that changes it.
+//!
+//! The live actor and restart recovery both go through [`TableState::apply`]: the
+//! actor after the store has acknowledged an entry, recovery for every stored entry
+//! in order. One function means the table a restart rebuilds is, by construction,
+//! the table the players last saw (issue 13, point 3: recovery had its own copy of
+//! every state change, which could drift from the actor's).
+//!
+//! The state holds only what the entries say (R12: options, seeds and ordered actions
+//! replay the game). Connections, views and spectators are the actor's, not durable.
+
+use jass_engine::{Game, Options, Seat, Seed};
+
+use super::BySeat;
+use crate::store::Entry;
+
+/// Who holds a seat, as far as the store knows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Occupant {
+    /// The player's name.
+    pub(crate) name: String,
+    /// SHA-256 of the seat token: the token itself is never kept.
+    pub(crate) token_hash: [u8; 32],
+}
+
+/// Why an entry cannot be applied to the state it follows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ApplyError {
+    /// A game start whose options the engine refuses.
+    #[error("a game started with options the engine refuses")]
+    BadOptions,
+    /// A rematch vote while no game is over.
+    #[error("a rematch vote while no game is over")]
+    RematchOutOfPlace,
+    /// A game action before any game started.
+    #[error("an action before any game")]
+    NoGame,
+    /// A game action the rules refuse.
+    #[error("an action the rules refuse")]
+    Illegal,
+    /// A round-ending card stored without the next round's seed.
+    #[error("a round ended without a stored seed")]
+    MissingSeed,
+}
+
+/// Everything the store's entries say about a table.
+#[derive(Clone, Debug)]
+pub(crate) struct TableState {
+    /// Options of the next game (and the current one).
+    pub(crate) options: Options,
+    /// The seats' occupants.
+    pub(crate) seats: BySeat<Option<Occupant>>,
+    /// The host's seat; it follows the host through swaps.
+    pub(crate) host: Seat,
+    /// The latest game.
+    pub(crate) game: Option<Game>,
+    /// Games started here (rematches count).
+    pub(crate) games: u32,
+    /// Rematch votes cast since the last game ended.
+    pub(crate) rematch: [bool; 4],
+    /// Entries applied: the table's `version`. It only grows, also across restarts
+    /// (the same entries give the same count), and presence never moves it
+    /// (issue 13, points 4 and 7).
+    pub(crate) version: u64,
+    /// `version` as of the last entry that changed the game (a start or an action):
+    /// a game action decided on an earlier version is stale, one decided on this or
+    /// a later one is not, whatever else (seats, votes) changed since.
+    pub(crate) game_version: u64,
+}
+
+impl TableState {
+    /// A table before its `Created` entry.
+    pub(crate) fn new(options: Options) -> Self {
+        Self {
+            options,
+            seats: BySeat::default(),
+            host: Seat::ALL[0],
+            game: None,
+            games: 0,
+            rematch: [false; 4],
+            version: 0,
+            game_version: 0,
+        }
+    }
+
+    /// Replays `entries` from the beginning. On the first entry that cannot be
+    /// applied, returns its index and why, with the state as of the entry before it.
+    pub(crate) fn replay(entries: &[Entry]) -> (Self, Option<(usize, ApplyError)>) {
+        let mut state = Self::new(Options::default());
+        for (i, e) in entries.iter().enumerate() {
+            if let Err(why) = state.apply(e) {
+                return (state, Some((i, why)));
+            }
+        }
+        (state, None)
+    }
+
+    /// Whether the latest game is over.
+    pub(crate) fn finished(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| g.result().is_some())
+    }
+
+    /// Whether any seat is free.
+    pub(crate) fn has_free_seat(&self) -> bool {
+        self.seats.iter().any(|(_, s)| s.is_none())
+    }
+
+    /// Applies one entry. On an error nothing changed, so a caller may keep the
+    /// state as it was (and the entry is reported, never silently dropped).
+    ///
+    /// # Errors
+    /// The entry does not follow from this state (damaged or foreign history).
+    pub(crate) fn apply(&mut self, e: &Entry) -> Result<(), ApplyError> {
+        match e {
+            Entry::Created { options } | Entry::OptionsSet { options } => self.options = *options,
+            Entry::Seated { seat, name, token_hash } => {
+                *self.seats.at_mut(*seat) = Some(Occupant { name: name.clone(), token_hash: *token_hash });
+            }
+            Entry::Freed { seat } => {
+                *self.seats.at_mut(*seat) = None;
+                if let Some(v) = self.rematch.get_mut(seat.index()) {
+                    *v = false;
+                }
+            }
+            Entry::Swapped { a, b } => {
+                // Seat indices are 0..4, so the swap cannot go out of bounds.
+                self.seats.0.swap(a.index(), b.index());
+                self.rematch.swap(a.index(), b.index());
+                if self.host == *a {
+                    self.host = *b;
+                } else if self.host == *b {
+                    self.host = *a;
+                }
+            }
+            Entry::GameStarted { game, seed } => {
+                let new = Game::new(self.options, *seed).map_err(|_| ApplyError::BadOptions)?;
+                self.game = Some(new);
+                self.games = *game;
+                self.rematch = [false; 4];
+                self.game_version = self.version + 1;
+            }
+            Entry::RematchVote { seat } => {
+                if !self.finished() {
+                    return Err(ApplyError::RematchOutOfPlace);
+                }
+                if let Some(v) = self.rematch.get_mut(seat.index()) {
+                    *v = true;
+                }
+            }
+            Entry::Action { seat, action, next_seed } => {
+                let game = self.game.as_mut().ok_or(ApplyError::NoGame)?;
+                game.validate(*seat, action).map_err(|_| ApplyError::Illegal)?;
+                if let Some(seed) = next_seed {
+                    game.apply(*seat, action.clone(), || *seed).map_err(|_| ApplyError::Illegal)?;
+                } else if game.next_card_ends_round() {
+                    // Only a card that ends the game needs no seed: try it on a copy, so
+                    // a refusal leaves the game as it was.
+                    let mut next = game.clone();
+                    let mut wanted = false;
+                    next.apply(*seat, action.clone(), || {
+                        wanted = true;
+                        Seed([0; 32])
+                    })
+                    .map_err(|_| ApplyError::Illegal)?;
+                    if wanted {
+                        return Err(ApplyError::MissingSeed);
+                    }
+                    *game = next;
+                } else {
+                    game.apply(*seat, action.clone(), || Seed([0; 32])).map_err(|_| ApplyError::Illegal)?;
+                }
+                self.game_version = self.version + 1;
+            }
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Whether a game action decided on `version` was decided on the game as it is.
+    /// Presence, seats and votes since then do not make it stale; a version from
+    /// the future does.
+    pub(crate) fn is_current_for_game(&self, version: u64) -> bool {
+        (self.game_version..=self.version).contains(&version)
+    }
+}
