@@ -198,8 +198,7 @@ async fn a_peer_that_stops_answering_pings_is_reaped() {
     let mut watcher = server.connect(&table, Some(&tokens[0])).await;
     // Seat 1 says hello, then never reads again, so it never answers a ping.
     let silent = server.connect(&table, Some(&tokens[1])).await;
-    watcher.sync(silent.version()).await;
-    assert!(watcher.view().seats[1].connected);
+    watcher.wait_view(|v| v.seats[1].connected).await;
     while watcher.view().seats[1].connected {
         watcher.next().await;
     }
