@@ -63,6 +63,9 @@ pub struct Config {
     /// A table with nobody connected and no activity for this long is dropped from
     /// memory (its record stays in the store).
     pub table_idle_timeout: Duration,
+    /// How long a finished table is kept in the store after it left memory
+    /// (issue 13 point 6): its record is downloadable until then, then it is purged.
+    pub finished_retention: Duration,
     /// On shutdown, how long to wait for sockets and table actors to finish.
     pub shutdown_grace: Duration,
     /// The static browser client served at `/` and `/t/{table}`; `None` serves only
@@ -94,6 +97,7 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             table_mailbox: 32,
             table_idle_timeout: Duration::from_secs(24 * 60 * 60),
+            finished_retention: Duration::from_secs(30 * 24 * 60 * 60),
             shutdown_grace: Duration::from_secs(10),
             web_dir: None,
         }

@@ -232,7 +232,8 @@ impl TableActor {
                     // tables), anything else is forgotten by the store too.
                     let finished = self.game.as_ref().is_some_and(|g| g.result().is_some());
                     info!(finished, "table idle, dropping it");
-                    if !finished && let Err(e) = self.store.forget(&self.id).await {
+                    let gone = if finished { self.store.archive(&self.id) } else { self.store.forget(&self.id) };
+                    if let Err(e) = gone.await {
                         warn!(error = %e, "could not delete an expired table");
                     }
                     break;
