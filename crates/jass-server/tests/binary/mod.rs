@@ -13,7 +13,7 @@ use rusqlite::Connection;
 use super::common::Server;
 
 /// The server binary as a child process; killed when dropped so a failing test
-/// leaves nothing running. Its stderr (the log) goes to a file beside the database.
+/// leaves nothing running. Its output (the log) goes to a file beside the database.
 pub struct Proc {
     child: Child,
     pub addr: SocketAddr,
@@ -38,7 +38,8 @@ impl Proc {
         let log = db.with_extension(format!("log-{n}"));
         let err = std::fs::File::create(&log).unwrap();
         let child =
-            command(db, addr, extra).stdout(Stdio::null()).stderr(err).spawn().expect("server binary starts");
+            // The log goes to stdout (tracing's default), errors to stderr: keep both.
+            command(db, addr, extra).stdout(err.try_clone().unwrap()).stderr(err).spawn().expect("server binary starts");
         let mut p = Self { child, addr, log };
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
@@ -52,6 +53,10 @@ impl Proc {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         p
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     pub fn server(&self) -> Server {
