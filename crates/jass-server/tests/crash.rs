@@ -168,7 +168,7 @@ async fn issue13_kill9_at_random_moments_under_load_loses_nothing_acknowledged()
             let (mine, stop) = tokio::time::timeout(Duration::from_secs(60), task).await.unwrap().unwrap();
             *acked = mine;
             match stop {
-                Stop::Finished => assert!(round == KILLS || acked.len() > 0),
+                Stop::Finished => assert!(round == KILLS || !acked.is_empty()),
                 Stop::Broken(in_flight) => {
                     assert!(round < KILLS, "the connection broke without a kill");
                     unfinished_at_kill += 1;
