@@ -109,7 +109,8 @@ pub const COMMIT_MS_BUCKETS: [u64; 6] = [1, 2, 5, 10, 25, 50];
 pub struct Metrics {
     /// Transactions committed (each one fsync).
     pub commits: u64,
-    /// Writes committed (entries appended, tables deleted or cut).
+    /// Writes committed (entries appended; tables deleted, archived, quarantined or
+    /// purged; entries set aside).
     pub writes: u64,
     /// The most writes one commit carried.
     pub largest_batch: u64,
