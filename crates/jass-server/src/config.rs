@@ -70,6 +70,9 @@ pub struct Config {
     pub max_spectators: usize,
     /// Most spectators watching one table at once from one client address.
     pub max_spectators_per_ip: usize,
+    /// How long a finished table is kept in the store after it left memory
+    /// (issue 13 point 6): its record is downloadable until then, then it is purged.
+    pub finished_retention: Duration,
     /// On shutdown, how long to wait for sockets and table actors to finish.
     pub shutdown_grace: Duration,
     /// The static browser client served at `/` and `/t/{table}`; `None` serves only
@@ -104,6 +107,7 @@ impl Default for Config {
             table_unjoined_timeout: Duration::from_secs(10 * 60),
             max_spectators: 32,
             max_spectators_per_ip: 4,
+            finished_retention: Duration::from_secs(30 * 24 * 60 * 60),
             shutdown_grace: Duration::from_secs(10),
             web_dir: None,
         }

@@ -134,9 +134,12 @@ pub async fn run_with_store(
 /// Serves with the embedded SQLite store at `db` (created if missing): every table
 /// the store holds is rebuilt by replaying its entries first, so players reconnect
 /// with their tokens and continue exactly where they were (issue: durable tables).
+/// Finished tables archived longer than `config.finished_retention` are purged at
+/// start and then every [`PURGE_EVERY`].
 ///
 /// # Errors
-/// The database cannot be opened, or the listener failed.
+/// The database cannot be opened (or is another application's file), or the
+/// listener failed.
 pub async fn run_durable(
     listener: TcpListener,
     config: Config,
@@ -145,12 +148,33 @@ pub async fn run_durable(
 ) -> io::Result<()> {
     let (store, tables) = store::SqliteStore::open(db).map_err(|e| io::Error::other(e.to_string()))?;
     tracing::info!(db = %db.display(), tables = tables.len(), "store opened");
-    run_restoring(listener, config, Arc::new(store), tables, shutdown).await
+    let retention = config.finished_retention;
+    let purger = store.clone();
+    // Ends with the server: `select!` drops it once `run_restoring` returns.
+    let purge = async move {
+        let mut every = tokio::time::interval(PURGE_EVERY);
+        loop {
+            every.tick().await;
+            match purger.purge_archived(retention).await {
+                Ok(0) => {}
+                Ok(purged) => tracing::info!(purged, "finished tables past their retention deleted"),
+                Err(e) => tracing::warn!(error = %e, "could not purge finished tables"),
+            }
+        }
+    };
+    tokio::select! {
+        served = run_restoring(listener, config, Arc::new(store), tables, shutdown) => served,
+        _ = purge => Ok(()),
+    }
 }
 
-/// Like [`run_with_store`], first bringing back `tables` read from `store`. Tables
-/// idle longer than `config.table_idle_timeout` are not brought back: an unfinished
-/// one is deleted, a finished one keeps its record in the store for download.
+/// How often finished tables past their retention are looked for.
+pub const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(60 * 60);
+
+/// Like [`run_with_store`], first bringing back `tables` read from `store`. Every
+/// one comes back, however long the server was down (downtime is not idleness) and
+/// however many there are; one that cannot be rebuilt is quarantined instead (see
+/// `restore_tables`).
 ///
 /// # Errors
 /// The listener failed.
@@ -211,43 +235,84 @@ pub async fn run_restoring(
 }
 
 /// Rebuilds stored tables into live actors (see [`run_restoring`]).
+///
+/// Nothing stored is ever deleted here (issue 13 points 1, 2): the idle timer of a
+/// restored table starts now, and a table whose history cannot be replayed whole is
+/// quarantined: kept in the store as it is, not served, reported at ERROR and in
+/// `/api/stats`, exportable with `jass-server export`. Only a torn last write (an
+/// entry that is not even JSON, where a crash cut it) is dropped from the replay,
+/// and it is moved to the store's `damaged` list, not deleted.
 async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    let idle = i64::try_from(app.config.table_idle_timeout.as_secs()).unwrap_or(i64::MAX);
-    let (mut restored, mut expired) = (0usize, 0usize);
+    let (mut restored, mut quarantined) = (0usize, 0usize);
     for t in tables {
-        let (state, failed) = table::state::TableState::replay(&t.entries);
-        let used = failed.map_or(t.entries.len(), |(i, _)| i);
-        if let Some((entry, why)) = failed {
-            tracing::warn!(table = %t.id, entry, %why, "a stored entry does not follow from the ones before");
-        }
-        if used < t.stored {
-            // A torn or inconsistent tail was skipped: cut it off so new entries follow
-            // the last good one.
-            tracing::warn!(table = %t.id, kept = used, stored = t.stored, "cutting a table's history");
-            if let Err(e) = app.store.truncate(&t.id, used).await {
-                tracing::warn!(table = %t.id, error = %e, "could not cut a table's history");
+        let state = match rebuild_stored(&t) {
+            Ok(state) => state,
+            Err(why) => {
+                quarantine(app, &t.id, &why).await;
+                quarantined += 1;
+                continue;
             }
-        }
-        let finished = state.finished();
-        if now.saturating_sub(t.last_active) > idle {
-            if !finished && let Err(e) = app.store.forget(&t.id).await {
-                tracing::warn!(table = %t.id, error = %e, "could not delete an expired table");
+        };
+        if let Some(u) = &t.unreadable {
+            tracing::warn!(table = %t.id, entry = u.index, error = %u.error, "setting a torn last entry aside");
+            let reason = format!("torn last write: {}", u.error);
+            if let Err(e) = app.store.set_aside(&t.id, u.index, &reason).await {
+                // Served anyway, new entries would land behind the torn one.
+                quarantine(app, &t.id, &format!("its torn last entry could not be set aside: {e}")).await;
+                quarantined += 1;
+                continue;
             }
-            expired += 1;
-            continue;
         }
         let Some(guard) = app.guards.guard() else { break };
         let id: Arc<str> = t.id.as_str().into();
         let spawn = app.table_spawn(Arc::clone(&id), state.options, guard);
-        let handle = table::actor::restore(spawn, state);
-        if app.registry.insert(id, handle) {
-            restored += 1;
-        } else {
-            tracing::warn!(table = %t.id, "no room to restore a table");
+        app.registry.insert_restored(id, table::actor::restore(spawn, state));
+        restored += 1;
+    }
+    if restored > app.config.max_tables {
+        tracing::warn!(
+            restored,
+            max_tables = app.config.max_tables,
+            "more tables stored than --max-tables: all were restored; new tables answer busy until enough expire"
+        );
+    }
+    tracing::info!(restored, quarantined, "tables restored from the store");
+}
+
+/// Replays a stored table, or says why it cannot be served whole.
+fn rebuild_stored(t: &store::StoredTable) -> Result<table::state::TableState, String> {
+    if let Some(problem) = &t.problem {
+        return Err(problem.clone());
+    }
+    if let Some(u) = &t.unreadable
+        && !(u.torn && u.index + 1 == t.stored)
+    {
+        let what = if u.torn { "is not JSON" } else { "is no entry this server knows" };
+        return Err(format!("entry {} of {} {what}: {}", u.index + 1, t.stored, u.error));
+    }
+    if t.entries.is_empty() {
+        return Err(format!("none of its {} stored entries is readable", t.stored));
+    }
+    match table::state::TableState::replay(&t.entries) {
+        (state, None) => Ok(state),
+        (_, Some((i, why))) => {
+            Err(format!("entry {} of {} is refused by the replay: {why}", i + 1, t.stored))
         }
     }
-    tracing::info!(restored, expired, "tables restored from the store");
+}
+
+/// Sets a table aside: never served, never cut, reported.
+async fn quarantine(app: &Arc<App>, id: &str, why: &str) {
+    // A damaged id is shown escaped and short, never as the raw bytes.
+    let shown: String =
+        if jass_store::valid_table_id(id) { id.to_owned() } else { id.escape_debug().take(80).collect() };
+    tracing::error!(
+        table = %shown,
+        why,
+        "table quarantined: kept in the store as it is but not served; `jass-server export --table ID` prints its entries"
+    );
+    if let Err(e) = app.store.quarantine(id).await {
+        tracing::warn!(table = %shown, error = %e, "could not mark a quarantined table in the store");
+    }
+    app.stats.quarantine(shown);
 }

@@ -60,6 +60,54 @@ struct Args {
     /// day); an unfinished table is then deleted, a finished game keeps its record.
     #[arg(long, env = "JASS_IDLE_TIMEOUT_SECS")]
     idle_timeout_secs: Option<u64>,
+    /// Days a finished game's record is kept after its table left memory (default 30);
+    /// then it is deleted from the database.
+    #[arg(long, env = "JASS_RETENTION_DAYS")]
+    retention_days: Option<u64>,
+    /// An operator's task instead of serving.
+    #[command(subcommand)]
+    command: Option<Task>,
+}
+
+/// What `jass-server TASK` does instead of serving.
+#[derive(clap::Subcommand, Debug)]
+enum Task {
+    /// Prints one table's stored entries as JSON, exactly as stored (a quarantined
+    /// table's too, and entries set aside as damaged), without changing the file.
+    Export {
+        /// The database (default: the server's `--db`).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// The table id.
+        #[arg(long)]
+        table: String,
+    },
+}
+
+/// Runs an operator's task; returns the exit code.
+fn run_task(task: &Task, server_db: &std::path::Path) -> i32 {
+    match task {
+        Task::Export { db, table } => {
+            let db = db.as_deref().unwrap_or(server_db);
+            export(db, table)
+        }
+    }
+}
+
+/// `jass-server export`: the table as JSON on stdout, or why not on stderr.
+fn export(db: &std::path::Path, table: &str) -> i32 {
+    let found = jass_store::export(db, table).map_err(|e| format!("{}: {e}", db.display()));
+    let json = found.and_then(|t| t.ok_or_else(|| format!("no table {table:?} in {}", db.display())));
+    match json.and_then(|t| serde_json::to_string_pretty(&t).map_err(|e| e.to_string())) {
+        Ok(json) => {
+            println!("{json}");
+            0
+        }
+        Err(why) => {
+            eprintln!("jass-server export: {why}");
+            1
+        }
+    }
 }
 
 impl Args {
@@ -77,6 +125,9 @@ impl Args {
             table_idle_timeout: self
                 .idle_timeout_secs
                 .map_or(d.table_idle_timeout, std::time::Duration::from_secs),
+            finished_retention: self.retention_days.map_or(d.finished_retention, |days| {
+                std::time::Duration::from_secs(days.saturating_mul(86_400))
+            }),
             web_dir: Some(web_dir),
             ..d
         }
@@ -133,6 +184,9 @@ async fn main() -> std::io::Result<()> {
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
         .init();
     let args = Args::parse();
+    if let Some(task) = &args.command {
+        std::process::exit(run_task(task, &args.db));
+    }
     let web_dir = args.web_dir.clone().unwrap_or_else(default_web_dir);
     let listener = bind(args.addr)?;
     tracing::info!(addr = %listener.local_addr()?, web = %web_dir.display(), "serving");
@@ -140,7 +194,15 @@ async fn main() -> std::io::Result<()> {
     if args.memory {
         jass_server::run_with_store(listener, config, Arc::new(MemoryStore::new()), shutdown_signal()).await
     } else {
-        jass_server::run_durable(listener, config, &args.db, shutdown_signal()).await
+        let served = jass_server::run_durable(listener, config, &args.db, shutdown_signal()).await;
+        // A refused database (another application's file, a newer layout) is told
+        // plainly, not as a debug dump of the error.
+        if let Err(e) = &served {
+            tracing::error!(db = %args.db.display(), "{e}");
+            eprintln!("jass-server: {e}");
+            std::process::exit(1);
+        }
+        served
     }
 }
 

@@ -43,6 +43,15 @@ impl Registry {
         true
     }
 
+    /// Adds a table brought back from the store, whatever the limit: `max_tables`
+    /// bounds new tables, and a stored one refused here would answer 404 until
+    /// some later restart (issue 13 point 6).
+    pub(crate) fn insert_restored(&self, id: Arc<str>, handle: TableHandle) {
+        if let Ok(mut tables) = self.tables.lock() {
+            tables.insert(id, handle);
+        }
+    }
+
     /// Removes a table (its actor has stopped).
     pub(crate) fn remove(&self, id: &str) {
         if let Ok(mut tables) = self.tables.lock() {

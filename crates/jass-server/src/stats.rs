@@ -43,6 +43,9 @@ pub(crate) struct Stats {
     pub(crate) table_rate_refusals: AtomicU64,
     /// Upgrades refused for their `Origin`.
     pub(crate) origin_refusals: AtomicU64,
+    /// Tables recovery could not rebuild (issue 13 point 2): kept in the store, not
+    /// served. Filled once at start-up.
+    quarantined: Mutex<Vec<String>>,
 }
 
 /// Adds one to a counter.
@@ -77,7 +80,13 @@ impl Stats {
             per_ip_refusals: AtomicU64::new(0),
             table_rate_refusals: AtomicU64::new(0),
             origin_refusals: AtomicU64::new(0),
+            quarantined: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Reports a table as quarantined.
+    pub(crate) fn quarantine(&self, table: String) {
+        self.quarantined.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(table);
     }
 
     /// Counts a well-formed incoming message.
@@ -125,6 +134,7 @@ impl Stats {
             per_ip_refusals: get(&self.per_ip_refusals),
             table_rate_refusals: get(&self.table_rate_refusals),
             origin_refusals: get(&self.origin_refusals),
+            quarantined: self.quarantined.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
             store,
         }
     }
@@ -148,5 +158,6 @@ pub(crate) struct Snapshot {
     per_ip_refusals: u64,
     table_rate_refusals: u64,
     origin_refusals: u64,
+    quarantined: Vec<String>,
     store: Option<jass_store::Metrics>,
 }

@@ -107,10 +107,26 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(std::future::ready(Ok(())))
     }
 
-    /// Cuts a table's history after its first `keep` entries (recovery stopped at a
-    /// torn or inconsistent entry; what follows must not come after it).
-    fn truncate(&self, table: &str, keep: usize) -> StoreFuture {
-        let _ = (table, keep);
+    /// Keeps a finished table's history out of memory and out of start-up: it is
+    /// read on demand ([`Store::load`]) and purged after the retention. Called when
+    /// a table whose game is over goes idle.
+    fn archive(&self, table: &str) -> StoreFuture {
+        let _ = table;
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// Marks a table recovery could not rebuild (issue 13 point 2): its history is
+    /// kept whole for the operator and never cut.
+    fn quarantine(&self, table: &str) -> StoreFuture {
+        let _ = table;
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// Moves a table's entries after its first `keep` out of its history into the
+    /// store's `damaged` list (kept, not deleted), so what is appended next follows
+    /// the last good entry. Recovery uses it only for a torn last write.
+    fn set_aside(&self, table: &str, keep: usize, reason: &str) -> StoreFuture {
+        let _ = (table, keep, reason);
         Box::pin(std::future::ready(Ok(())))
     }
 
@@ -188,44 +204,96 @@ pub struct SqliteStore {
 pub struct StoredTable {
     /// The table id.
     pub id: String,
-    /// Unix seconds of its last write.
+    /// Unix seconds of its last write (informational: idle time counts only while
+    /// the server runs, issue 13 point 1).
     pub last_active: i64,
     /// Its entries, oldest first, up to the first one that does not parse.
     pub entries: Vec<Entry>,
-    /// How many entries the store holds (more than `entries` after a torn tail).
+    /// How many entries the store holds (more than `entries` if one did not parse).
     pub stored: usize,
+    /// The first entry that did not parse, if any.
+    pub unreadable: Option<Unreadable>,
+    /// Why the stored row itself is not to be trusted (its id), if so.
+    pub problem: Option<String>,
 }
 
-fn parse_entries(id: &str, raw: &[String]) -> Vec<Entry> {
+/// A stored entry that is not an [`Entry`].
+#[derive(Clone, Debug)]
+pub struct Unreadable {
+    /// Its position in the history (0-based).
+    pub index: usize,
+    /// Not even JSON: cut off mid-write. An entry that is JSON but no known entry
+    /// (another version's, or changed on disk) is not torn.
+    pub torn: bool,
+    /// The parser's complaint.
+    pub error: String,
+}
+
+/// Parses stored entries up to the first that fails, and says which one that was.
+fn parse_entries(raw: &[String]) -> (Vec<Entry>, Option<Unreadable>) {
     let mut out = Vec::with_capacity(raw.len());
-    for (i, text) in raw.iter().enumerate() {
+    for (index, text) in raw.iter().enumerate() {
         match serde_json::from_str(text) {
             Ok(e) => out.push(e),
             Err(e) => {
-                // A torn or foreign tail: keep what came before it, never refuse to start.
-                tracing::warn!(table = id, entry = i, error = %e, "skipping an unreadable stored entry and the rest");
-                break;
+                let torn = serde_json::from_str::<serde::de::IgnoredAny>(text).is_err();
+                return (out, Some(Unreadable { index, torn, error: e.to_string() }));
             }
         }
     }
-    out
+    (out, None)
 }
 
+/// Tables purged per store write, so a large purge never holds up commits for long.
+const PURGE_SLICE: u32 = 500;
+
 impl SqliteStore {
-    /// Opens (or creates) the database at `path` and reads every table back.
+    /// Opens (or creates) the database at `path` and reads every live table back.
+    /// Refuses a file that is not this server's (issue 13 point 5).
     ///
     /// # Errors
-    /// The file cannot be created or read.
+    /// The file cannot be created or read, or is not ours.
     pub fn open(path: &std::path::Path) -> Result<(Self, Vec<StoredTable>), StoreError> {
         let (inner, tables) = jass_store::Store::open(path).map_err(|e| StoreError(e.to_string()))?;
         let tables = tables
             .into_iter()
             .map(|t| {
-                let entries = parse_entries(&t.id, &t.entries);
-                StoredTable { id: t.id, last_active: t.last_active, stored: t.entries.len(), entries }
+                let (entries, unreadable) = parse_entries(&t.entries);
+                StoredTable {
+                    id: t.id,
+                    last_active: t.last_active,
+                    stored: t.entries.len(),
+                    entries,
+                    unreadable,
+                    problem: t.problem,
+                }
             })
             .collect();
         Ok((Self { inner }, tables))
+    }
+
+    /// Deletes the tables archived longer ago than `retention`, a slice at a time;
+    /// returns how many.
+    ///
+    /// # Errors
+    /// The store failed (what was purged before stays purged).
+    pub async fn purge_archived(&self, retention: std::time::Duration) -> Result<u64, StoreError> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        let before = now.saturating_sub(i64::try_from(retention.as_secs()).unwrap_or(i64::MAX));
+        let mut total = 0;
+        loop {
+            let n = self
+                .inner
+                .purge_archived(before, PURGE_SLICE)
+                .await
+                .map_err(|e| StoreError(e.to_string()))?;
+            total += n;
+            if n < u64::from(PURGE_SLICE) {
+                return Ok(total);
+            }
+        }
     }
 }
 
@@ -245,14 +313,27 @@ impl Store for SqliteStore {
         Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
     }
 
-    fn truncate(&self, table: &str, keep: usize) -> StoreFuture {
-        let fut = self.inner.truncate(table, u64::try_from(keep).unwrap_or(u64::MAX));
+    fn archive(&self, table: &str) -> StoreFuture {
+        let fut = self.inner.archive(table);
+        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+    }
+
+    fn quarantine(&self, table: &str) -> StoreFuture {
+        let fut = self.inner.quarantine(table);
+        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+    }
+
+    fn set_aside(&self, table: &str, keep: usize, reason: &str) -> StoreFuture {
+        let fut = self.inner.set_aside(table, u64::try_from(keep).unwrap_or(u64::MAX), reason);
         Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
     }
 
     fn load(&self, table: &str) -> Option<Vec<Entry>> {
         let t = self.inner.read_table(table).ok().flatten()?;
-        Some(parse_entries(&t.id, &t.entries))
+        if t.problem.is_some() {
+            return None;
+        }
+        Some(parse_entries(&t.entries).0)
     }
 
     fn metrics(&self) -> Option<jass_store::Metrics> {

@@ -33,7 +33,14 @@ async fn restoring(config: Config, store: Arc<MemoryStore>, tables: Vec<StoredTa
 fn stored(store: &MemoryStore, table: &str) -> StoredTable {
     let entries = store.entries(table);
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
-    StoredTable { id: table.to_owned(), last_active: now as i64, stored: entries.len(), entries }
+    StoredTable {
+        id: table.to_owned(),
+        last_active: now as i64,
+        stored: entries.len(),
+        entries,
+        unreadable: None,
+        problem: None,
+    }
 }
 
 /// A view with the presence (which connection is open right now) left out.

@@ -38,12 +38,15 @@ use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 mod compaction;
+mod export;
 mod schema;
 mod writer;
 
 use compaction::Compactor;
 pub use compaction::Tuning;
-use schema::{connect, load};
+pub use export::{Damaged, Export, export};
+pub use schema::{APPLICATION_ID, MAX_TABLE_ID, SCHEMA_VERSION, valid_table_id};
+use schema::{connect, load, read_one};
 use writer::{Job, Op, Touched, Writer};
 
 /// Writes waiting for the store thread. Bounded: a full queue makes callers wait
@@ -57,6 +60,8 @@ const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(5
 /// If the checkpointer falls behind anyway, the writer checkpoints itself beyond this
 /// many WAL pages, so the WAL never grows without bound.
 const WAL_BACKSTOP_PAGES: u32 = 16_384;
+/// Read connections kept for [`Store::read_table`].
+const READERS_KEPT: usize = 4;
 /// A store failure. The caller must treat the write as not done.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -69,6 +74,13 @@ pub enum StoreError {
     /// The store thread is gone (shutdown or a previous fatal error).
     #[error("the store is closed")]
     Closed,
+    /// The file is not this project's (another application's, a newer layout, not
+    /// SQLite); nothing was written to it.
+    #[error("{0}")]
+    Refused(String),
+    /// A value read back from the file is not one this store writes.
+    #[error("damaged database: {0}")]
+    Invalid(String),
 }
 
 /// A table as stored: its entries in the order they were appended.
@@ -76,8 +88,14 @@ pub enum StoreError {
 pub struct StoredTable {
     /// The table id.
     pub id: String,
-    /// Unix seconds of the last append.
+    /// Unix seconds of the last append (informational: idle time is counted only
+    /// while the server runs).
     pub last_active: i64,
+    /// When the server first set this table aside as not rebuildable, if it did.
+    pub quarantined_at: Option<i64>,
+    /// Why the stored row itself cannot be trusted (an id or time this store never
+    /// writes), if so: such a table must not be served.
+    pub problem: Option<String>,
     /// Server-defined entries (JSON), oldest first.
     pub entries: Vec<String>,
 }
@@ -91,7 +109,8 @@ pub const COMMIT_MS_BUCKETS: [u64; 6] = [1, 2, 5, 10, 25, 50];
 pub struct Metrics {
     /// Transactions committed (each one fsync).
     pub commits: u64,
-    /// Writes committed (entries appended, tables deleted or cut).
+    /// Writes committed (entries appended; tables deleted, archived, quarantined or
+    /// purged; entries set aside).
     pub writes: u64,
     /// The most writes one commit carried.
     pub largest_batch: u64,
@@ -153,6 +172,9 @@ pub struct Store {
     tx: mpsc::Sender<Job>,
     /// Path of the database file, for reads that open their own connection.
     path: std::path::PathBuf,
+    /// Read connections kept between record downloads (opening one parses the
+    /// schema each time).
+    readers: Arc<std::sync::Mutex<Vec<Connection>>>,
     /// Written by the store thread, read by [`Store::metrics`].
     counters: Arc<Counters>,
 }
@@ -173,7 +195,7 @@ impl Store {
     /// The file cannot be created, opened or read.
     pub fn open_tuned(path: &Path, tuning: Tuning) -> Result<(Self, Vec<StoredTable>), StoreError> {
         let conn = connect(path)?;
-        let loaded = load(&conn, None)?;
+        let loaded = load(&conn, writer::now())?;
         let (oldest, newest): (Option<i64>, Option<i64>) =
             conn.query_row("SELECT min(id), max(id) FROM log", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
         let next_log_id =
@@ -197,12 +219,13 @@ impl Store {
         std::thread::Builder::new()
             .name("jass-store".into())
             .spawn(move || writer::run(w, rx, &thread_counters))?;
-        Ok((Self { tx, path: path.to_path_buf(), counters }, tables))
+        let readers = Arc::default();
+        Ok((Self { tx, path: path.to_path_buf(), readers, counters }, tables))
     }
 
     /// Queues `op` now (so one caller's writes keep their order) and returns a future
     /// that resolves once it is committed.
-    fn submit(&self, op: Op) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+    fn submit(&self, op: Op) -> impl std::future::Future<Output = Result<u64, StoreError>> + use<> {
         let (done, rx) = oneshot::channel();
         let queued = self.tx.try_send(Job { op, done });
         async move {
@@ -214,40 +237,75 @@ impl Store {
                 Err(mpsc::error::TrySendError::Closed(_)) => return Err(StoreError::Closed),
             }
             match rx.await {
-                Ok(Ok(())) => Ok(()),
+                Ok(Ok(n)) => Ok(n),
                 Ok(Err(msg)) => Err(StoreError::Io(std::io::Error::other(msg))),
                 Err(_) => Err(StoreError::Closed),
             }
         }
     }
 
-    /// Appends one entry to `table` (creating the table on its first entry). The entry
-    /// is queued at once, in call order; the future resolves once it is on disk.
+    /// Appends one entry to `table` (creating the table on its first entry, and
+    /// making an archived or quarantined one live again). The entry is queued at
+    /// once, in call order; the future resolves once it is on disk.
     pub fn append(
         &self,
         table: &str,
         entry: String,
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
-        self.submit(Op::Append { id: table.to_owned(), entry })
+        let done = self.submit(Op::Append { id: table.to_owned(), entry });
+        async move { done.await.map(drop) }
     }
 
-    /// Deletes a table and its entries (idle expiry).
+    /// Deletes a table and its entries (an unfinished table that expired idle).
     pub fn delete_table(
         &self,
         table: &str,
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
-        self.submit(Op::DeleteTable { id: table.to_owned() })
+        let done = self.submit(Op::DeleteTable { id: table.to_owned() });
+        async move { done.await.map(drop) }
     }
 
-    /// Keeps only the first `keep` entries of `table`: a recovery that had to stop
-    /// early (a torn or inconsistent tail) cuts the log there, so later entries never
-    /// land behind a bad one.
-    pub fn truncate(
+    /// Marks a finished table that left memory as archived: it is no longer loaded
+    /// at start-up, [`Store::read_table`] still reads it, and
+    /// [`Store::purge_archived`] deletes it once it is older than the retention.
+    pub fn archive(&self, table: &str) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+        let done = self.submit(Op::Archive { id: table.to_owned() });
+        async move { done.await.map(drop) }
+    }
+
+    /// Marks a table the server could not rebuild: kept whole, still loaded (so a
+    /// fixed server can try again), read on demand without scanning the log.
+    pub fn quarantine(
+        &self,
+        table: &str,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+        let done = self.submit(Op::Quarantine { id: table.to_owned() });
+        async move { done.await.map(drop) }
+    }
+
+    /// Takes every entry of `table` after its first `keep` out of its history into
+    /// `damaged` (kept for the operator, never deleted), so later appends follow the
+    /// last good entry. Recovery uses it for a torn last write only.
+    pub fn set_aside(
         &self,
         table: &str,
         keep: u64,
+        reason: &str,
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
-        self.submit(Op::Truncate { id: table.to_owned(), keep })
+        let done = self.submit(Op::SetAside { id: table.to_owned(), keep, reason: reason.to_owned() });
+        async move { done.await.map(drop) }
+    }
+
+    /// Deletes up to `limit` tables archived before `before` (Unix seconds); resolves
+    /// to how many it deleted (call again while that equals `limit`). Tables whose
+    /// `archived_at` is not a plausible time are kept: damage is never a reason to
+    /// delete.
+    pub fn purge_archived(
+        &self,
+        before: i64,
+        limit: u32,
+    ) -> impl std::future::Future<Output = Result<u64, StoreError>> + use<> {
+        self.submit(Op::Purge { before, limit })
     }
 
     /// The store thread's counters so far.
@@ -261,8 +319,22 @@ impl Store {
     /// # Errors
     /// The file cannot be read.
     pub fn read_table(&self, table: &str) -> Result<Option<StoredTable>, StoreError> {
-        let conn = Connection::open(&self.path)?;
-        Ok(load(&conn, Some(table))?.tables.pop())
+        let pooled = self.readers.lock().ok().and_then(|mut r| r.pop());
+        let conn = match pooled {
+            Some(c) => c,
+            None => {
+                let c = Connection::open(&self.path)?;
+                c.busy_timeout(std::time::Duration::from_secs(5))?;
+                c
+            }
+        };
+        let read = read_one(&conn, table, writer::now());
+        if let Ok(mut r) = self.readers.lock()
+            && r.len() < READERS_KEPT
+        {
+            r.push(conn);
+        }
+        read
     }
 }
 

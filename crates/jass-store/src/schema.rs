@@ -25,6 +25,13 @@ const PAGE_SIZE: u32 = 1024;
 /// not cached come from the OS page cache.
 const CACHE_PAGES: i64 = 256;
 
+/// `tables.archived_at` is set when a finished table leaves memory: it is then not
+/// loaded at start-up, its record is read on demand, and it is purged after the
+/// retention. `quarantined_at` marks a table the server could not rebuild. Both are
+/// set only after the table's log rows were moved into `entries`, so reading such a
+/// table never scans `log`; an append clears them. `damaged` keeps entries taken out
+/// of a table's history (a torn last write), never deleted.
+///
 /// `log.id` is assigned by the store thread, above every id in `log` and in the
 /// `compaction` row, so an id the `compaction` row counts as moved is never reused.
 /// (Files created before that have `log.id` AUTOINCREMENT, which the explicit ids
@@ -32,7 +39,9 @@ const CACHE_PAGES: i64 = 256;
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
-    last_active INTEGER NOT NULL
+    last_active INTEGER NOT NULL,
+    archived_at INTEGER,
+    quarantined_at INTEGER
 );
 CREATE TABLE IF NOT EXISTS entries (
     id INTEGER PRIMARY KEY,
@@ -52,25 +61,154 @@ CREATE TABLE IF NOT EXISTS compaction (
     cursor TEXT
 );
 INSERT OR IGNORE INTO compaction (id, done_upto, epoch_end, cursor) VALUES (0, 0, 0, NULL);
+CREATE TABLE IF NOT EXISTS damaged (
+    id INTEGER PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    entry TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at INTEGER NOT NULL
+);
 ";
 
+/// `PRAGMA application_id` of this project's files ("Jass"), so another program's
+/// SQLite file is recognised and left alone (`file` and `sqlite3` show it too).
+pub const APPLICATION_ID: i32 = 0x4A61_7373;
+/// `PRAGMA user_version`: the layout this build writes. 2 added `archived_at`,
+/// `quarantined_at` and `damaged`; files from before had no ids at all (0).
+pub const SCHEMA_VERSION: i32 = 2;
+
+/// Tables of every layout this project ever wrote (an id-less file must hold only these).
+const OUR_TABLES: [&str; 5] = ["tables", "entries", "log", "compaction", "damaged"];
+
+/// What a file turned out to be, found out before anything is written to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Empty: ours to lay out.
+    New,
+    /// Written by this project at this `user_version` (at most [`SCHEMA_VERSION`]).
+    Ours(i32),
+    /// Written by this project before files carried ids: only our tables, no ids.
+    Legacy,
+}
+
+/// Tells our files from foreign ones by reading only: the header's ids and the names
+/// of the tables. Refuses a file of another application, of a newer layout, or one
+/// that is not SQLite at all, so nothing (schema, WAL switch) is ever added to it.
+pub(crate) fn identify(conn: &Connection, path: &Path) -> Result<Kind, StoreError> {
+    let shown = path.display();
+    let header = conn.query_row("PRAGMA application_id", [], |r| r.get::<_, i32>(0)).and_then(|app| {
+        let version = conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i32>(0))?;
+        Ok((app, version))
+    });
+    let (app, version) = match header {
+        Ok(ids) => ids,
+        Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::NotADatabase => {
+            return Err(StoreError::Refused(format!("{shown} is not a SQLite database")));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if app == APPLICATION_ID {
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::Refused(format!(
+                "{shown} was written by a newer jass-server (schema version {version}; this build knows up to {SCHEMA_VERSION}); refusing to open it"
+            )));
+        }
+        return Ok(Kind::Ours(version));
+    }
+    let objects: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+    if app == 0 && version == 0 && objects == 0 {
+        return Ok(Kind::New);
+    }
+    let mut stmt = conn.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )?;
+    let names = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+    let ours = names.iter().all(|n| OUR_TABLES.contains(&n.as_str()))
+        && ["tables", "entries"].iter().all(|t| names.iter().any(|n| n == t))
+        && columns(conn, "tables")?.iter().all(|c| ["id", "last_active"].contains(&c.as_str()))
+        && columns(conn, "entries")?.iter().all(|c| ["id", "table_id", "entry"].contains(&c.as_str()));
+    if app == 0 && version == 0 && ours {
+        return Ok(Kind::Legacy);
+    }
+    let shown_names: Vec<String> = names.iter().take(8).map(|n| format!("{n:?}")).collect();
+    Err(StoreError::Refused(format!(
+        "{shown} is not a jass-server database (application_id {app:#x}, user_version {version}, tables [{}]); refusing to change it",
+        shown_names.join(", ")
+    )))
+}
+
+fn columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
+    stmt.query_map([table], |r| r.get::<_, String>(0))?.collect()
+}
+
+/// Opens the store's file for writing: refuses what is not ours ([`identify`]) before
+/// touching it, lays out a new file, brings an older one of ours up to
+/// [`SCHEMA_VERSION`].
 pub(crate) fn connect(path: &Path) -> Result<Connection, StoreError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
     let conn = Connection::open(path)?;
-    // Takes effect only on a new, empty file; must come before the switch to WAL.
-    conn.pragma_update(None, "page_size", PAGE_SIZE)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    let kind = identify(&conn, path)?;
+    if kind == Kind::New {
+        // Takes effect only on a new, empty file; must come before the switch to WAL.
+        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
+    }
     // WAL with synchronous=FULL: a commit is fsynced before it returns, so an
     // acknowledged action survives a crash or power loss.
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
     conn.pragma_update(None, "cache_size", CACHE_PAGES)?;
-    conn.execute_batch(SCHEMA)?;
+    if kind != Kind::Ours(SCHEMA_VERSION) {
+        migrate(&conn)?;
+    }
     Ok(conn)
 }
+
+/// Lays out (or completes) the current layout and stamps the file as ours, in one
+/// transaction, so a crash half way leaves the file as it was.
+fn migrate(conn: &Connection) -> Result<(), StoreError> {
+    let tx = conn.unchecked_transaction()?;
+    tx.execute_batch(SCHEMA)?;
+    let have = columns(&tx, "tables")?;
+    for col in ["archived_at", "quarantined_at"] {
+        if !have.iter().any(|c| c == col) {
+            tx.execute_batch(&format!("ALTER TABLE tables ADD COLUMN {col} INTEGER"))?;
+        }
+    }
+    tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Longest table id read back; the server makes 26-character ids.
+pub const MAX_TABLE_ID: usize = 64;
+
+/// Whether a table id read from the file looks like one this project writes; others
+/// are reported and never served.
+#[must_use]
+pub fn valid_table_id(id: &str) -> bool {
+    (1..=MAX_TABLE_ID).contains(&id.len())
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Unix seconds before any file of this project was written (2024-01-01): a stored
+/// time earlier than this, or in the future, is damage, not a time.
+pub(crate) const EARLIEST_TIME: i64 = 1_704_067_200;
+/// Leeway for a clock that was ahead when a time was stored.
+const CLOCK_SLACK_S: i64 = 24 * 60 * 60;
+
+/// Whether a stored Unix time is plausible against `now`.
+pub(crate) fn sane_time(t: i64, now: i64) -> bool {
+    (EARLIEST_TIME..=now.saturating_add(CLOCK_SLACK_S)).contains(&t)
+}
+
+/// Ids above this would let `next_log_id` overflow; no file gets near it honestly.
+const MAX_LOG_ID: i64 = 1 << 60;
 
 /// How far the log has been moved into `entries` (the `compaction` row).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -94,36 +232,72 @@ impl Progress {
 /// The log rows of each table that are not in `entries` yet, oldest first.
 pub(crate) type Pending = BTreeMap<String, Vec<i64>>;
 
-/// Everything stored (or one table), as the store thread and record downloads need it.
+/// Everything live, as the store thread needs it at start-up.
 pub(crate) struct Loaded {
     pub tables: Vec<StoredTable>,
     pub progress: Progress,
     pub pending: Pending,
 }
 
-/// Reads tables back in one read transaction, so a concurrent writer (a record
-/// download while the server runs) is never seen half way through a move.
-pub(crate) fn load(conn: &Connection, only: Option<&str>) -> Result<Loaded, StoreError> {
-    let tx = conn.unchecked_transaction()?;
-    let progress = tx
+/// The `compaction` row, checked: a cursor that points nowhere sane would make
+/// reads skip or repeat log rows, so such a file is refused rather than guessed at.
+fn read_progress(tx: &Connection) -> Result<Progress, StoreError> {
+    let p = tx
         .query_row("SELECT done_upto, epoch_end, cursor FROM compaction WHERE id = 0", [], |r| {
             Ok(Progress { done_upto: r.get(0)?, epoch_end: r.get(1)?, cursor: r.get(2)? })
         })
         .optional()?
         .unwrap_or_default();
+    let sane = (0..MAX_LOG_ID).contains(&p.done_upto)
+        && (p.done_upto..MAX_LOG_ID).contains(&p.epoch_end)
+        && p.cursor.as_deref().is_none_or(valid_table_id);
+    if !sane {
+        return Err(StoreError::Invalid(format!(
+            "the compaction row is damaged (done_upto {}, epoch_end {}, cursor {:?}); refusing to guess which log rows are stored twice",
+            p.done_upto,
+            p.epoch_end,
+            p.cursor.as_deref().map(|c| c.chars().take(80).collect::<String>())
+        )));
+    }
+    Ok(p)
+}
+
+/// Why a table's stored row cannot be trusted, if it cannot. An implausible
+/// `last_active` is only reported: nothing is decided by it any more.
+fn check_table(id: &str, last_active: i64, now: i64) -> Option<String> {
+    if !valid_table_id(id) {
+        return Some("its id is not one this server makes".to_owned());
+    }
+    if !sane_time(last_active, now) {
+        tracing::warn!(table = id, last_active, "a stored last_active is not a plausible time; ignored");
+    }
+    None
+}
+
+/// Reads every live (not archived) table back in one read transaction, for start-up.
+pub(crate) fn load(conn: &Connection, now: i64) -> Result<Loaded, StoreError> {
+    let tx = conn.unchecked_transaction()?;
+    let progress = read_progress(&tx)?;
     let mut tables: Vec<StoredTable> = Vec::new();
     {
         let mut stmt = tx.prepare(
-            "SELECT t.id, t.last_active, e.entry FROM tables t LEFT JOIN entries e ON e.table_id = t.id
-             WHERE ?1 IS NULL OR t.id = ?1 ORDER BY t.id, e.id",
+            "SELECT t.id, t.last_active, t.quarantined_at, e.entry FROM tables t
+             LEFT JOIN entries e ON e.table_id = t.id
+             WHERE t.archived_at IS NULL ORDER BY t.id, e.id",
         )?;
-        let rows = stmt.query_map([only], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<String>>(2)?))
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Option<i64>>(2)?,
+                r.get::<_, Option<String>>(3)?,
+            ))
         })?;
         for row in rows {
-            let (id, last_active, entry) = row?;
+            let (id, last_active, quarantined_at, entry) = row?;
             if tables.last().is_none_or(|t| t.id != id) {
-                tables.push(StoredTable { id, last_active, entries: Vec::new() });
+                let problem = check_table(&id, last_active, now);
+                tables.push(StoredTable { id, last_active, quarantined_at, problem, entries: Vec::new() });
             }
             if let (Some(t), Some(e)) = (tables.last_mut(), entry) {
                 t.entries.push(e);
@@ -133,12 +307,10 @@ pub(crate) fn load(conn: &Connection, only: Option<&str>) -> Result<Loaded, Stor
     let mut pending = Pending::new();
     {
         // No index on `log` by table: the log holds at most a minute or so of
-        // appends, and this runs at startup and for the odd record download.
-        let mut stmt = tx.prepare(
-            "SELECT id, table_id, entry FROM log WHERE id > ?1 AND (?2 IS NULL OR table_id = ?2)
-             ORDER BY table_id, id",
-        )?;
-        let rows = stmt.query_map(rusqlite::params![progress.done_upto, only], |r| {
+        // appends, and this runs once at start-up.
+        let mut stmt =
+            tx.prepare("SELECT id, table_id, entry FROM log WHERE id > ?1 ORDER BY table_id, id")?;
+        let rows = stmt.query_map([progress.done_upto], |r| {
             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
         })?;
         // Both lists are sorted by table id, so one pass matches them up.
@@ -151,7 +323,7 @@ pub(crate) fn load(conn: &Connection, only: Option<&str>) -> Result<Loaded, Stor
             while tables.get(at).is_some_and(|t| t.id < table) {
                 at += 1;
             }
-            // A log row without its table row belongs to a deleted table.
+            // A log row without its (live) table row belongs to a deleted table.
             if let Some(t) = tables.get_mut(at).filter(|t| t.id == table) {
                 t.entries.push(entry);
                 pending.entry(table).or_default().push(id);
@@ -161,3 +333,44 @@ pub(crate) fn load(conn: &Connection, only: Option<&str>) -> Result<Loaded, Stor
     tx.finish()?;
     Ok(Loaded { tables, progress, pending })
 }
+
+/// One table, archived or not, for a record download: looked up by primary key
+/// first, so an unknown id costs one index probe and never a scan of `log`. An
+/// archived or quarantined table has no rows in `log` (see `SCHEMA`); only a live
+/// one does, and the server serves live tables from memory.
+pub(crate) fn read_one(conn: &Connection, id: &str, now: i64) -> Result<Option<StoredTable>, StoreError> {
+    let tx = conn.unchecked_transaction()?;
+    let row = tx
+        .prepare_cached(LOOKUP)?
+        .query_row([id], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?, r.get::<_, Option<i64>>(2)?))
+        })
+        .optional()?;
+    let Some((last_active, archived_at, quarantined_at)) = row else {
+        return Ok(None);
+    };
+    let mut entries: Vec<String> = tx
+        .prepare_cached("SELECT entry FROM entries WHERE table_id = ?1 ORDER BY id")?
+        .query_map([id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    if archived_at.is_none() && quarantined_at.is_none() {
+        let progress = read_progress(&tx)?;
+        let mut stmt =
+            tx.prepare_cached("SELECT id, entry FROM log WHERE id > ?1 AND table_id = ?2 ORDER BY id")?;
+        let rows = stmt.query_map(rusqlite::params![progress.done_upto, id], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?;
+        for row in rows {
+            let (log_id, entry) = row?;
+            if !progress.moved(log_id, id) {
+                entries.push(entry);
+            }
+        }
+    }
+    tx.finish()?;
+    let problem = check_table(id, last_active, now);
+    Ok(Some(StoredTable { id: id.to_owned(), last_active, quarantined_at, problem, entries }))
+}
+
+/// The lookup that decides whether a table exists (a primary-key probe).
+pub(crate) const LOOKUP: &str = "SELECT last_active, archived_at, quarantined_at FROM tables WHERE id = ?1";

@@ -19,12 +19,17 @@ const TOUCH_EVERY_S: i64 = 60;
 pub(crate) enum Op {
     Append { id: String, entry: String },
     DeleteTable { id: String },
-    Truncate { id: String, keep: u64 },
+    Archive { id: String },
+    Quarantine { id: String },
+    SetAside { id: String, keep: u64, reason: String },
+    Purge { before: i64, limit: u32 },
 }
 
+/// A write and whom to tell; the answer counts what it did (tables purged), 0 for
+/// plain writes.
 pub(crate) struct Job {
     pub op: Op,
-    pub done: oneshot::Sender<Result<(), String>>,
+    pub done: oneshot::Sender<Result<u64, String>>,
 }
 
 /// What the store thread owns.
@@ -37,7 +42,7 @@ pub(crate) struct Writer {
     pub next_log_id: i64,
 }
 
-fn now() -> i64 {
+pub(crate) fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
@@ -53,7 +58,10 @@ pub(crate) struct Touched {
 
 impl Touched {
     pub(crate) fn load(tables: &[crate::StoredTable]) -> Self {
-        Self { at: tables.iter().map(|t| (t.id.clone(), t.last_active)).collect(), undo: Vec::new() }
+        // A quarantined table's flag must be cleared by its next append, so its row
+        // counts as never written.
+        let at = tables.iter().filter(|t| t.quarantined_at.is_none()).map(|t| (t.id.clone(), t.last_active));
+        Self { at: at.collect(), undo: Vec::new() }
     }
 
     fn due(&self, id: &str, ts: i64) -> bool {
@@ -90,6 +98,44 @@ impl Touched {
     }
 }
 
+/// Moves a table's rows still in `log` into `entries` (in order) inside `tx`, so
+/// everything it holds is in `entries` and nothing of it is read from `log` again.
+fn settle(
+    tx: &Connection,
+    id: &str,
+    compactor: &Compactor,
+    effects: &mut Vec<Effect>,
+) -> rusqlite::Result<()> {
+    for row in compactor.unmoved(id, effects) {
+        tx.prepare_cached(
+            "INSERT INTO entries (table_id, entry) SELECT table_id, entry FROM log WHERE id = ?1",
+        )?
+        .execute([row])?;
+        tx.prepare_cached("DELETE FROM log WHERE id = ?1")?.execute([row])?;
+    }
+    effects.push(Effect::Cleared(id.to_owned()));
+    Ok(())
+}
+
+/// Deletes a table with everything it holds inside `tx`.
+fn delete(
+    tx: &Connection,
+    id: &str,
+    touched: &mut Touched,
+    compactor: &Compactor,
+    effects: &mut Vec<Effect>,
+) -> rusqlite::Result<()> {
+    for row in compactor.unmoved(id, effects) {
+        tx.prepare_cached("DELETE FROM log WHERE id = ?1")?.execute([row])?;
+    }
+    effects.push(Effect::Cleared(id.to_owned()));
+    tx.prepare_cached("DELETE FROM entries WHERE table_id = ?1")?.execute([id])?;
+    tx.prepare_cached("DELETE FROM damaged WHERE table_id = ?1")?.execute([id])?;
+    tx.prepare_cached("DELETE FROM tables WHERE id = ?1")?.execute([id])?;
+    touched.remove(id);
+    Ok(())
+}
+
 /// One write inside the open transaction `tx`; what it did to the log goes to
 /// `effects`, to be applied to the compactor if the transaction commits.
 fn apply(
@@ -100,64 +146,82 @@ fn apply(
     compactor: &Compactor,
     next_log_id: &mut i64,
     effects: &mut Vec<Effect>,
-) -> rusqlite::Result<()> {
-    {
-        match op {
-            Op::Append { id, entry } => {
-                // Cached statements: appends are the hot path (every accepted action).
-                if touched.due(id, ts) {
-                    tx.prepare_cached(
-                        "INSERT INTO tables (id, last_active) VALUES (?1, ?2)
-                         ON CONFLICT(id) DO UPDATE SET last_active = excluded.last_active",
-                    )?
-                    .execute(params![id, ts])?;
-                    touched.set(id, ts);
-                }
-                let row = *next_log_id;
-                *next_log_id += 1;
-                tx.prepare_cached("INSERT INTO log (id, table_id, entry) VALUES (?1, ?2, ?3)")?
-                    .execute(params![row, id, entry])?;
-                effects.push(Effect::Logged(id.clone(), row));
+) -> rusqlite::Result<u64> {
+    match op {
+        Op::Append { id, entry } => {
+            // Cached statements: appends are the hot path (every accepted action).
+            if touched.due(id, ts) {
+                // A table written to is live: its new rows are in `log`, so it must
+                // not keep a flag that lets reads skip the log.
+                tx.prepare_cached(
+                    "INSERT INTO tables (id, last_active) VALUES (?1, ?2)
+                     ON CONFLICT(id) DO UPDATE SET last_active = excluded.last_active,
+                         archived_at = NULL, quarantined_at = NULL",
+                )?
+                .execute(params![id, ts])?;
+                touched.set(id, ts);
             }
-            Op::Truncate { id, keep } => {
-                // Move the table's log rows first, so the cut counts every entry.
-                for row in compactor.unmoved(id, effects) {
-                    tx.prepare_cached(
-                        "INSERT INTO entries (table_id, entry) SELECT table_id, entry FROM log WHERE id = ?1",
-                    )?
-                    .execute([row])?;
-                    tx.prepare_cached("DELETE FROM log WHERE id = ?1")?.execute([row])?;
-                }
-                effects.push(Effect::Cleared(id.clone()));
-                tx.execute(
-                    "DELETE FROM entries WHERE table_id = ?1 AND id NOT IN
-                     (SELECT id FROM entries WHERE table_id = ?1 ORDER BY id LIMIT ?2)",
-                    params![id, i64::try_from(*keep).unwrap_or(i64::MAX)],
-                )?;
-            }
-            Op::DeleteTable { id } => {
-                for row in compactor.unmoved(id, effects) {
-                    tx.prepare_cached("DELETE FROM log WHERE id = ?1")?.execute([row])?;
-                }
-                effects.push(Effect::Cleared(id.clone()));
-                tx.execute("DELETE FROM entries WHERE table_id = ?1", [id])?;
-                tx.execute("DELETE FROM tables WHERE id = ?1", [id])?;
-                touched.remove(id);
-            }
+            let row = *next_log_id;
+            *next_log_id += 1;
+            tx.prepare_cached("INSERT INTO log (id, table_id, entry) VALUES (?1, ?2, ?3)")?
+                .execute(params![row, id, entry])?;
+            effects.push(Effect::Logged(id.clone(), row));
         }
-        Ok(())
+        Op::Archive { id } | Op::Quarantine { id } => {
+            settle(tx, id, compactor, effects)?;
+            let sql = if matches!(op, Op::Archive { .. }) {
+                "UPDATE tables SET archived_at = ?2 WHERE id = ?1"
+            } else {
+                "UPDATE tables SET quarantined_at = coalesce(quarantined_at, ?2) WHERE id = ?1"
+            };
+            tx.prepare_cached(sql)?.execute(params![id, ts])?;
+            // The next append must rewrite the row, clearing the flag.
+            touched.remove(id);
+        }
+        Op::SetAside { id, keep, reason } => {
+            // Settled first, so the cut counts every entry.
+            settle(tx, id, compactor, effects)?;
+            let keep = i64::try_from(*keep).unwrap_or(i64::MAX);
+            tx.execute(
+                "INSERT INTO damaged (table_id, entry, reason, at)
+                 SELECT table_id, entry, ?3, ?4 FROM entries WHERE table_id = ?1 AND id NOT IN
+                     (SELECT id FROM entries WHERE table_id = ?1 ORDER BY id LIMIT ?2)
+                 ORDER BY id",
+                params![id, keep, reason, ts],
+            )?;
+            tx.execute(
+                "DELETE FROM entries WHERE table_id = ?1 AND id NOT IN
+                 (SELECT id FROM entries WHERE table_id = ?1 ORDER BY id LIMIT ?2)",
+                params![id, keep],
+            )?;
+        }
+        Op::DeleteTable { id } => delete(tx, id, touched, compactor, effects)?,
+        Op::Purge { before, limit } => {
+            let ids: Vec<String> = tx
+                .prepare_cached(
+                    "SELECT id FROM tables WHERE archived_at >= ?1 AND archived_at < ?2 ORDER BY archived_at LIMIT ?3",
+                )?
+                .query_map(params![crate::schema::EARLIEST_TIME, before, limit], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            for id in &ids {
+                delete(tx, id, touched, compactor, effects)?;
+            }
+            return Ok(ids.len() as u64);
+        }
     }
+    Ok(0)
 }
 
 impl Writer {
     /// All writes of a batch in one transaction (the common case), with a step of the
     /// log's move in a savepoint: if the step fails, the writes still commit.
-    fn commit_batch(&mut self, batch: &[Job], ts: i64) -> rusqlite::Result<()> {
+    fn commit_batch(&mut self, batch: &[Job], ts: i64) -> rusqlite::Result<Vec<Result<u64, String>>> {
         let Self { conn, touched, compactor, next_log_id } = self;
         let mut effects = Vec::with_capacity(batch.len());
+        let mut results = Vec::with_capacity(batch.len());
         let mut tx = conn.transaction()?;
         for job in batch {
-            apply(&tx, &job.op, ts, touched, compactor, next_log_id, &mut effects)?;
+            results.push(Ok(apply(&tx, &job.op, ts, touched, compactor, next_log_id, &mut effects)?));
         }
         let sp = tx.savepoint()?;
         let step = match compactor.step(&sp, batch.len()) {
@@ -173,13 +237,13 @@ impl Writer {
         };
         tx.commit()?;
         compactor.committed(&effects, step);
-        Ok(())
+        Ok(results)
     }
 
     /// The slow path after a failed batch: a savepoint per write, one commit.
-    fn commit_each(&mut self, batch: &[Job], ts: i64) -> Vec<Result<(), String>> {
+    fn commit_each(&mut self, batch: &[Job], ts: i64) -> Vec<Result<u64, String>> {
         let Self { conn, touched, compactor, next_log_id } = self;
-        let mut results: Vec<Result<(), String>> = Vec::with_capacity(batch.len());
+        let mut results: Vec<Result<u64, String>> = Vec::with_capacity(batch.len());
         let mut effects = Vec::new();
         let outcome = (|| -> rusqlite::Result<()> {
             let mut tx = conn.transaction()?;
@@ -187,9 +251,9 @@ impl Writer {
                 let sp = tx.savepoint()?;
                 let (mark, effects_mark) = (touched.mark(), effects.len());
                 match apply(&sp, &job.op, ts, touched, compactor, next_log_id, &mut effects) {
-                    Ok(()) => {
+                    Ok(n) => {
                         sp.commit()?;
-                        results.push(Ok(()));
+                        results.push(Ok(n));
                     }
                     Err(e) => {
                         // Dropping a savepoint rolls it back.
@@ -234,7 +298,7 @@ pub(crate) fn run(mut w: Writer, mut rx: mpsc::Receiver<Job>, counters: &Counter
         let ts = now();
         let started = std::time::Instant::now();
         let results = match w.commit_batch(&batch, ts) {
-            Ok(()) => vec![Ok(()); batch.len()],
+            Ok(results) => results,
             Err(_) => {
                 w.touched.rollback_to(0);
                 w.commit_each(&batch, ts)

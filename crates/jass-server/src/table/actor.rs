@@ -221,7 +221,8 @@ impl TableActor {
                     // tables), anything else is forgotten by the store too.
                     let finished = self.state.finished();
                     info!(finished, joined = self.joined, "table idle, dropping it");
-                    if !finished && let Err(e) = self.store.forget(&self.id).await {
+                    let gone = if finished { self.store.archive(&self.id) } else { self.store.forget(&self.id) };
+                    if let Err(e) = gone.await {
                         warn!(error = %e, "could not delete an expired table");
                     }
                     break;

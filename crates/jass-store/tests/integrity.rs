@@ -1,0 +1,281 @@
+//! Issue 13: the store refuses files that are not its own (point 5), validates what
+//! it reads back (point 5), keeps finished tables out of start-up and purges them
+//! after the retention (point 6), answers a read of an unknown table without
+//! scanning the log (point 9), and sets damaged entries aside instead of deleting
+//! them (point 2).
+
+use jass_store::{Store, StoreError};
+use rusqlite::Connection;
+
+fn temp_db(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jass-integrity-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("db.sqlite3")
+}
+
+fn cleanup(path: &std::path::Path) {
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+}
+
+/// What a file looks like from outside: ids, journal mode, table names.
+fn fingerprint(path: &std::path::Path) -> (i32, i32, String, Vec<String>) {
+    let conn = Connection::open(path).unwrap();
+    let app = conn.query_row("PRAGMA application_id", [], |r| r.get(0)).unwrap();
+    let version = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    let journal = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    let mut stmt = conn.prepare("SELECT name FROM sqlite_master ORDER BY name").unwrap();
+    let names = stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap();
+    (app, version, journal, names)
+}
+
+fn refusal(path: &std::path::Path) -> String {
+    match Store::open(path) {
+        Err(StoreError::Refused(why)) => why,
+        Err(e) => panic!("expected a refusal, got {e}"),
+        Ok(_) => panic!("a file that is not ours was opened"),
+    }
+}
+
+#[test]
+fn issue13_point5_a_new_file_is_stamped_as_ours() {
+    let path = temp_db("new");
+    drop(Store::open(&path).unwrap());
+    let (app, version, journal, _) = fingerprint(&path);
+    assert_eq!((app, version), (jass_store::APPLICATION_ID, jass_store::SCHEMA_VERSION));
+    assert_eq!(journal, "wal");
+    // And it opens again as ours.
+    drop(Store::open(&path).unwrap());
+    cleanup(&path);
+}
+
+#[test]
+fn issue13_point5_another_applications_sqlite_file_is_refused_and_left_as_it_was() {
+    let path = temp_db("foreign");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'x');",
+        )
+        .unwrap();
+    }
+    let before = fingerprint(&path);
+    let why = refusal(&path);
+    assert!(why.contains("not a jass-server database") && why.contains("users"), "{why}");
+    assert_eq!(fingerprint(&path), before, "no schema, no WAL switch, no ids");
+    assert_eq!(before.2, "delete");
+    assert!(!path.with_extension("sqlite3-wal").exists(), "no WAL file was made");
+    // A file that merely shares a table name with ours is not ours either.
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE tables (id TEXT, colour TEXT); CREATE TABLE entries (id, table_id, entry);",
+        )
+        .unwrap();
+    }
+    refusal(&path);
+    cleanup(&path);
+}
+
+#[test]
+fn issue13_point5_a_file_with_another_application_id_is_refused_even_when_empty() {
+    let path = temp_db("other-id");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "application_id", 0x1234_5678).unwrap();
+    }
+    let why = refusal(&path);
+    assert!(why.contains("0x12345678"), "{why}");
+    assert_eq!(fingerprint(&path).3, Vec::<String>::new(), "nothing was added");
+    cleanup(&path);
+}
+
+#[test]
+fn issue13_point5_a_file_of_a_newer_layout_is_refused() {
+    let path = temp_db("newer");
+    drop(Store::open(&path).unwrap());
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", jass_store::SCHEMA_VERSION + 1).unwrap();
+    }
+    let why = refusal(&path);
+    assert!(why.contains("newer"), "{why}");
+    cleanup(&path);
+}
+
+#[test]
+fn issue13_point5_a_file_that_is_not_sqlite_is_refused_and_not_overwritten() {
+    let path = temp_db("text");
+    let text = "these are my notes, not a database\n".repeat(200);
+    std::fs::write(&path, &text).unwrap();
+    let why = refusal(&path);
+    assert!(why.contains("not a SQLite database"), "{why}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    cleanup(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue13_point5_a_damaged_compaction_row_or_table_id_is_reported_not_trusted() {
+    let path = temp_db("values");
+    {
+        let (store, _) = Store::open(&path).unwrap();
+        store.append("good", "1".into()).await.unwrap();
+    }
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute("INSERT INTO tables (id, last_active) VALUES ('../../etc passwd\u{202e}', 5)", [])
+            .unwrap();
+        conn.execute("INSERT INTO entries (table_id, entry) VALUES ('../../etc passwd\u{202e}', '{}')", [])
+            .unwrap();
+    }
+    let (store, tables) = Store::open(&path).unwrap();
+    drop(store);
+    let bad = tables.iter().find(|t| t.id.starts_with("../")).expect("still read, so it can be reported");
+    assert!(bad.problem.as_deref().is_some_and(|p| p.contains("id")), "{bad:?}");
+    let good = tables.iter().find(|t| t.id == "good").unwrap();
+    assert_eq!((good.problem.as_deref(), good.entries.as_slice()), (None, ["1".to_owned()].as_slice()));
+    // A cursor that would make reads skip or repeat log rows: refused, not guessed at.
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute("UPDATE compaction SET done_upto = 10, epoch_end = 3", []).unwrap();
+    }
+    match Store::open(&path) {
+        Err(StoreError::Invalid(why)) => assert!(why.contains("compaction"), "{why}"),
+        other => panic!("expected a damaged-file error, got {:?}", other.map(|(_, t)| t)),
+    }
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute("UPDATE compaction SET done_upto = 0, epoch_end = 0, cursor = char(0) || 'x'", [])
+            .unwrap();
+    }
+    assert!(matches!(Store::open(&path), Err(StoreError::Invalid(_))));
+    cleanup(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue13_point6_archived_tables_are_not_loaded_but_read_on_demand_and_purged_after_retention() {
+    let path = temp_db("archive");
+    {
+        let (store, _) = Store::open(&path).unwrap();
+        for t in ["done", "old", "live", "back"] {
+            for n in 0..3 {
+                store.append(t, format!("{t}{n}")).await.unwrap();
+            }
+        }
+        store.archive("done").await.unwrap();
+        store.archive("old").await.unwrap();
+        store.archive("back").await.unwrap();
+        // A table written to after its archive is live again.
+        store.append("back", "back3".into()).await.unwrap();
+    }
+    let (store, tables) = Store::open(&path).unwrap();
+    let ids: Vec<&str> = tables.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["back", "live"], "archived tables are not loaded at start-up");
+    assert_eq!(tables[0].entries, ["back0", "back1", "back2", "back3"]);
+    let done = store.read_table("done").unwrap().expect("an archived table is read on demand");
+    assert_eq!(done.entries, ["done0", "done1", "done2"]);
+    // "old" was archived long ago; "done" just now.
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute("UPDATE tables SET archived_at = ?1 WHERE id = 'old'", [now() - 40 * 86_400]).unwrap();
+    }
+    let purged = store.purge_archived(now() - 30 * 86_400, 100).await.unwrap();
+    assert_eq!(purged, 1);
+    assert!(store.read_table("old").unwrap().is_none(), "purged after the retention");
+    assert!(store.read_table("done").unwrap().is_some(), "kept within the retention");
+    assert!(store.read_table("live").unwrap().is_some(), "live tables are never purged");
+    // An archived_at that is no plausible time is damage: never a reason to delete.
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute("UPDATE tables SET archived_at = 5 WHERE id = 'done'", []).unwrap();
+    }
+    assert_eq!(store.purge_archived(now() + 1, 100).await.unwrap(), 0);
+    assert!(store.read_table("done").unwrap().is_some());
+    // Purges go in slices of `limit`.
+    for n in 0..5 {
+        let t = format!("f{n}");
+        store.append(&t, "x".into()).await.unwrap();
+        store.archive(&t).await.unwrap();
+    }
+    assert_eq!(store.purge_archived(now() + 1, 2).await.unwrap(), 2);
+    assert_eq!(store.purge_archived(now() + 1, 2).await.unwrap(), 2);
+    assert_eq!(store.purge_archived(now() + 1, 2).await.unwrap(), 1);
+    drop(store);
+    let conn = Connection::open(&path).unwrap();
+    let left: i64 =
+        conn.query_row("SELECT count(*) FROM entries WHERE table_id LIKE 'f%'", [], |r| r.get(0)).unwrap();
+    assert_eq!(left, 0, "a purged table's entries are gone with it");
+    cleanup(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue13_point9_reading_an_unknown_or_archived_table_never_reads_the_log() {
+    let path = temp_db("lookup");
+    // Moves never start, so every row stays in the log.
+    let lazy = jass_store::Tuning { move_every: std::time::Duration::from_secs(3600), move_rows: usize::MAX };
+    let (store, _) = Store::open_tuned(&path, lazy).unwrap();
+    for n in 0..200 {
+        store.append(&format!("t{}", n % 20), n.to_string()).await.unwrap();
+    }
+    store.archive("t3").await.unwrap();
+    store.quarantine("t4").await.unwrap();
+    assert!(store.read_table("t5").unwrap().is_some(), "a live table is read (from the log)");
+    // Structural proof: with the log gone, reads that must not touch it still work.
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch("ALTER TABLE log RENAME TO log_gone").unwrap();
+    assert!(store.read_table("no-such-table").unwrap().is_none(), "unknown: one primary-key probe");
+    assert_eq!(store.read_table("t3").unwrap().unwrap().entries.len(), 10, "archived: entries only");
+    assert_eq!(store.read_table("t4").unwrap().unwrap().entries.len(), 10, "quarantined: entries only");
+    assert!(store.read_table("t5").is_err(), "a live table does need the log: the check above is real");
+    conn.execute_batch("ALTER TABLE log_gone RENAME TO log").unwrap();
+    // And the probe is a primary-key search, not a scan of `tables`.
+    let plan: Vec<String> = conn
+        .prepare(
+            "EXPLAIN QUERY PLAN SELECT last_active, archived_at, quarantined_at FROM tables WHERE id = ?1",
+        )
+        .unwrap()
+        .query_map(["x"], |r| r.get::<_, String>(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(plan.iter().all(|p| p.starts_with("SEARCH tables USING INDEX")), "{plan:?}");
+    drop(store);
+    cleanup(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue13_point2_set_aside_entries_are_kept_in_damaged_and_exported() {
+    let path = temp_db("aside");
+    let (store, _) = Store::open(&path).unwrap();
+    for e in ["a", "b", "{\"torn"] {
+        store.append("t", e.into()).await.unwrap();
+    }
+    store.set_aside("t", 2, "unparsable last entry").await.unwrap();
+    store.append("t", "c".into()).await.unwrap();
+    assert_eq!(
+        store.read_table("t").unwrap().unwrap().entries,
+        ["a", "b", "c"],
+        "appends follow the last good"
+    );
+    let out = jass_store::export(&path, "t").unwrap().unwrap();
+    assert_eq!(out.entries, ["a", "b", "c"]);
+    assert_eq!(out.damaged.len(), 1);
+    assert_eq!(
+        (out.damaged[0].entry.as_str(), out.damaged[0].reason.as_str()),
+        ("{\"torn", "unparsable last entry")
+    );
+    assert!(jass_store::export(&path, "nope").unwrap().is_none());
+    drop(store);
+    // Export reads without creating or changing anything.
+    let missing = path.with_file_name("missing.sqlite3");
+    assert!(jass_store::export(&missing, "t").is_err());
+    assert!(!missing.exists(), "export made no file");
+    let foreign = path.with_file_name("foreign.sqlite3");
+    Connection::open(&foreign).unwrap().execute_batch("CREATE TABLE users (id)").unwrap();
+    assert!(matches!(jass_store::export(&foreign, "t"), Err(StoreError::Refused(_))));
+    cleanup(&path);
+}
