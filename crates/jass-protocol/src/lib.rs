@@ -5,6 +5,7 @@
 //! - [`ClientMsg`]: client → server WebSocket frames.
 //! - [`ServerMsg`]: server → client WebSocket frames, with [`TableView`].
 //! - [`http`]: the JSON bodies of the HTTP API (create, join, table info).
+//! - [`name`]: what a player name may hold (protocol.md 1).
 //! - [`ErrorCode`] and [`close`]: stable error and close codes.
 //!
 //! # Example
@@ -17,6 +18,7 @@
 
 mod decode;
 pub mod http;
+pub mod name;
 
 use jass_engine::{Action, Card, CardSet, Contract, Options, Preset, Seat, SeatView};
 use serde::{Deserialize, Serialize};
