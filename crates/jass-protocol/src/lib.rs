@@ -443,7 +443,9 @@ pub mod close {
     pub const TOO_MANY_ERRORS: u16 = 4009;
 }
 
-/// Options from a preset with overrides (any subset of the option fields).
+/// Options from a preset with overrides: any subset of the option fields, and of the
+/// fields of a nested option (`{"multipliers": {"spades": 4}}` changes one multiplier
+/// and keeps the preset's others).
 ///
 /// # Errors
 /// An unknown field, a wrong type, or a value out of range.
@@ -454,11 +456,25 @@ pub fn options_from(
     let base = Options::preset(preset.unwrap_or(Preset::Swisslos));
     let mut value = serde_json::to_value(base).map_err(|e| e.to_string())?;
     if let (Some(obj), Some(over)) = (value.as_object_mut(), overrides) {
-        for (k, v) in over {
-            obj.insert(k.clone(), v.clone());
-        }
+        merge(obj, over);
     }
     let options: Options = serde_json::from_value(value).map_err(|e| e.to_string())?;
     options.validate().map_err(|e| e.to_string())?;
     Ok(options)
+}
+
+/// Lays `over` onto `base`: an object onto an object merges field by field, anything
+/// else replaces. Unknown fields are kept, so the decoder after it refuses them.
+fn merge(
+    base: &mut serde_json::Map<String, serde_json::Value>,
+    over: &serde_json::Map<String, serde_json::Value>,
+) {
+    for (k, v) in over {
+        match (base.get_mut(k), v) {
+            (Some(serde_json::Value::Object(inner)), serde_json::Value::Object(sub)) => merge(inner, sub),
+            _ => {
+                base.insert(k.clone(), v.clone());
+            }
+        }
+    }
 }
