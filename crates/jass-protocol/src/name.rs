@@ -6,7 +6,8 @@
 //! rules, in the order they are checked:
 //!
 //! 1. The name is brought to Unicode NFC (a precomposed `é` and `e` + U+0301 are one
-//!    name), and spaces at either end are dropped.
+//!    name), and white space at either end (Unicode White_Space: spaces, tabs, line
+//!    breaks) is dropped, so a pasted name with a trailing newline still works.
 //! 2. 1 to [`MAX_NAME_CHARS`] characters (Unicode scalar values, after step 1).
 //! 3. Every character is a letter, a mark, a number, a punctuation sign, a symbol or the
 //!    plain space U+0020, and never two spaces in a row. Refused: control characters,
@@ -108,7 +109,7 @@ fn code_point(ch: char) -> String {
 /// The first rule of the module documentation the name breaks.
 pub fn validate(raw: &str) -> Result<String, NameError> {
     let nfc: String = raw.nfc().collect();
-    let name = nfc.trim_matches(' ');
+    let name = nfc.trim();
     if name.is_empty() {
         return Err(NameError::Empty);
     }
@@ -298,8 +299,11 @@ mod tests {
         }
         assert!(matches!(refused("An\u{0378}na"), NameError::Forbidden { .. }), "unassigned");
         assert_eq!(refused("An  na"), NameError::DoubleSpace);
-        // A tab or newline at an end is not trimmed away but refused.
-        assert!(matches!(refused("Anna\n"), NameError::Forbidden { ch: '\n', .. }));
+        // White space at the ends is dropped, inside it is refused.
+        assert_eq!(validate("\tAnna\r\n").as_deref(), Ok("Anna"));
+        assert_eq!(validate("\u{3000}Anna\u{A0}").as_deref(), Ok("Anna"));
+        assert!(matches!(refused("An\u{A0}na"), NameError::Forbidden { ch: '\u{A0}', .. }));
+        assert_eq!(refused("\n\t "), NameError::Empty);
     }
 
     // Issue 13 point 13: marks must sit on something, and not pile up.
