@@ -72,12 +72,13 @@ impl Connection {
         let url = server.ws_url(table);
         let (mut ws, _) =
             tokio_tungstenite::connect_async_with_config(url.as_str(), Some(ws_config()), true).await?;
-        let hello = ClientMsg::Hello { protocol: PROTOCOL_VERSION, token: token.map(str::to_owned) };
+        let hello =
+            ClientMsg::Hello { protocol: PROTOCOL_VERSION, token: token.map(str::to_owned), id: None };
         send(&mut ws, &hello).await?;
         let welcome = tokio::time::timeout(WELCOME_TIMEOUT, async {
             loop {
                 match next_msg(&mut ws).await? {
-                    ServerMsg::Welcome { protocol, table, seat, server } => {
+                    ServerMsg::Welcome { protocol, table, seat, server, .. } => {
                         if protocol != PROTOCOL_VERSION {
                             return Err(BotError::Protocol(format!("server speaks protocol {protocol}")));
                         }
@@ -262,7 +263,7 @@ pub fn with_id(msg: ClientMsg, new: u64) -> ClientMsg {
             ClientMsg::Play { card, weis, stoeck, version, id }
         }
         ClientMsg::Stoeck { version, .. } => ClientMsg::Stoeck { version, id },
-        ClientMsg::Bedanke { .. } => ClientMsg::Bedanke { id },
+        ClientMsg::Bedanke { version, .. } => ClientMsg::Bedanke { version, id },
         ClientMsg::Start { .. } => ClientMsg::Start { id },
         ClientMsg::SwapSeats { a, b, .. } => ClientMsg::SwapSeats { a, b, id },
         ClientMsg::FreeSeat { seat, .. } => ClientMsg::FreeSeat { seat, id },

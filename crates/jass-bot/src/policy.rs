@@ -81,7 +81,7 @@ impl Policy {
         }
         let allowed = &game.allowed;
         if self.bedanke && allowed.bedanke && team_reached_target(game, &view.options) {
-            return Some(ClientMsg::Bedanke { id: None });
+            return Some(ClientMsg::Bedanke { version: None, id: None });
         }
         if game.to_act == Some(me) {
             if allowed.schiebe && rng.random_bool(self.schiebe.clamp(0.0, 1.0)) {

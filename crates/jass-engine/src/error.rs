@@ -12,7 +12,7 @@ pub enum RuleError {
     #[error("the game is over")]
     GameOver,
     /// Another seat must act.
-    #[error("not your turn: seat {to_act:?} is to act")]
+    #[error("not your turn: {}", who_acts(*to_act))]
     NotYourTurn {
         /// Who is to act, if anyone.
         to_act: Option<Seat>,
@@ -57,6 +57,11 @@ pub enum RuleError {
     BedankeNotAllowed,
 }
 
+/// "seat 2 is to act" or "nobody is to act": a message for people, not `Some(Seat(2))`.
+fn who_acts(to_act: Option<Seat>) -> String {
+    to_act.map_or_else(|| "nobody is to act".to_owned(), |s| format!("seat {s} is to act"))
+}
+
 impl RuleError {
     /// Stable wire code.
     #[must_use]
@@ -75,6 +80,53 @@ impl RuleError {
             Self::StoeckAlreadyAnnounced => "stoeck_already_announced",
             Self::StoeckTooLate => "stoeck_too_late",
             Self::BedankeNotAllowed => "bedanke_not_allowed",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue 13 point 21: messages are for people and name seats as numbers.
+    #[test]
+    fn messages_name_seats_by_number() {
+        let e = RuleError::NotYourTurn { to_act: Seat::new(0) };
+        assert_eq!(e.to_string(), "not your turn: seat 0 is to act");
+        assert_eq!(RuleError::NotYourTurn { to_act: None }.to_string(), "not your turn: nobody is to act");
+    }
+
+    // No message of any refusal shows a Rust debug form.
+    #[test]
+    fn no_message_shows_debug_forms() {
+        let card: Card = "HA".parse().unwrap_or_else(|_| unreachable!());
+        let set: CardSet = "HA HK".parse().unwrap_or_else(|_| unreachable!());
+        let all = [
+            RuleError::GameOver,
+            RuleError::NotYourTurn { to_act: Seat::new(3) },
+            RuleError::NotYourTurn { to_act: None },
+            RuleError::WrongPhase("choose first"),
+            RuleError::CannotPush("already pushed"),
+            RuleError::CardNotHeld(card),
+            RuleError::IllegalCard { card, legal: set },
+            RuleError::WeisTooLate,
+            RuleError::InvalidWeis(WeisError::NotAWeis(set)),
+            RuleError::InvalidWeis(WeisError::NotHeld(set)),
+            RuleError::InvalidWeis(WeisError::NotWhole(set)),
+            RuleError::InvalidWeis(WeisError::Duplicate(set)),
+            RuleError::InvalidWeis(WeisError::SharedCard(set)),
+            RuleError::InvalidWeis(WeisError::NoWeisInSmall(set)),
+            RuleError::NoExtras,
+            RuleError::StoeckNotHeld,
+            RuleError::StoeckAlreadyAnnounced,
+            RuleError::StoeckTooLate,
+            RuleError::BedankeNotAllowed,
+        ];
+        for e in all {
+            let m = e.to_string();
+            for debug in ["Some(", "None", "Seat(", "Card(", "CardSet(", "{", "\"\""] {
+                assert!(!m.contains(debug), "{m:?} shows {debug}");
+            }
         }
     }
 }

@@ -888,8 +888,13 @@ impl Game {
             points += LAST_TRICK_BONUS;
         }
         let team = winner.team();
-        if trick_no == 0 && self.options.has_extras() {
-            self.resolve_weis(events);
+        if trick_no == 0 {
+            if self.options.has_extras() {
+                self.resolve_weis(events);
+            } else {
+                // Nobody can declare (R10): the comparison is decided, with no winner.
+                self.round.weis_result = Some((None, 0));
+            }
         }
         self.round.card_points[team.index()] += points;
         self.round.tricks_won[team.index()] += 1;

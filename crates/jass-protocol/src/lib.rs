@@ -5,6 +5,7 @@
 //! - [`ClientMsg`]: client → server WebSocket frames.
 //! - [`ServerMsg`]: server → client WebSocket frames, with [`TableView`].
 //! - [`http`]: the JSON bodies of the HTTP API (create, join, table info).
+//! - [`name`]: what a player name may hold (protocol.md 1).
 //! - [`ErrorCode`] and [`close`]: stable error and close codes.
 //!
 //! # Example
@@ -17,6 +18,7 @@
 
 mod decode;
 pub mod http;
+pub mod name;
 
 use jass_engine::{Action, Card, CardSet, Contract, Options, Preset, Seat, SeatView};
 use serde::{Deserialize, Serialize};
@@ -29,6 +31,12 @@ pub const MAX_MESSAGE_BYTES: usize = 4096;
 
 /// A client → server frame. Unknown types and unknown fields are refused
 /// (`bad_message`), so a typo never does something else.
+///
+/// One rule for all (protocol.md 2.4): every message may carry an `id`, and the one
+/// answer to it (`welcome` for `hello`, `pong` for `ping`, else `ack` or `error`)
+/// echoes it; every game action (`schiebe`, `choose`, `play`, `stoeck`, `bedanke`)
+/// may carry a `version`. Lobby controls, `rematch`, `hello` and `ping` act on no
+/// game state a client could have decided on, and take no `version`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
@@ -39,6 +47,9 @@ pub enum ClientMsg {
         /// The seat token from create or join; never put it in a URL.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<String>,
+        /// Echoed in the `welcome` (or the `error` refusing the hello).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
     },
     /// Push the choice of contract to the partner (R3).
     Schiebe {
@@ -87,9 +98,13 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
     },
-    /// Claim the win (R10). Takes no version: it is a claim about "now", and the
-    /// order in which the table receives claims decides races.
+    /// Claim the win (R10). Without a `version` it is a claim about "now" (the order
+    /// in which the table receives claims decides races); with one, it is refused
+    /// `stale` if the table has moved on, like any other game action.
     Bedanke {
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        version: Option<u64>,
         /// As for `schiebe`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
@@ -142,6 +157,9 @@ pub enum ClientMsg {
     Ping {
         /// Any number, echoed.
         t: u64,
+        /// Echoed in the `pong`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
     },
 }
 
@@ -195,13 +213,14 @@ impl ClientMsg {
             | Self::Choose { id, .. }
             | Self::Play { id, .. }
             | Self::Stoeck { id, .. }
-            | Self::Bedanke { id }
+            | Self::Bedanke { id, .. }
             | Self::Start { id }
             | Self::SwapSeats { id, .. }
             | Self::FreeSeat { id, .. }
             | Self::SetOptions { id, .. }
-            | Self::Rematch { id } => *id,
-            Self::Hello { .. } | Self::Ping { .. } => None,
+            | Self::Rematch { id }
+            | Self::Hello { id, .. }
+            | Self::Ping { id, .. } => *id,
         }
     }
 
@@ -212,7 +231,8 @@ impl ClientMsg {
             Self::Schiebe { version, .. }
             | Self::Choose { version, .. }
             | Self::Play { version, .. }
-            | Self::Stoeck { version, .. } => *version,
+            | Self::Stoeck { version, .. }
+            | Self::Bedanke { version, .. } => *version,
             _ => None,
         }
     }
@@ -248,6 +268,9 @@ pub enum ServerMsg {
         seat: Option<Seat>,
         /// Server name and version.
         server: String,
+        /// The `hello`'s `id`, if it had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
     },
     /// The full state as this connection may see it; sent after `welcome` and after
     /// every change. Replace the previous one entirely.
@@ -275,6 +298,9 @@ pub enum ServerMsg {
     Pong {
         /// The ping's `t`.
         t: u64,
+        /// The ping's `id`, if it had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
     },
 }
 
@@ -443,7 +469,9 @@ pub mod close {
     pub const TOO_MANY_ERRORS: u16 = 4009;
 }
 
-/// Options from a preset with overrides (any subset of the option fields).
+/// Options from a preset with overrides: any subset of the option fields, and of the
+/// fields of a nested option (`{"multipliers": {"spades": 4}}` changes one multiplier
+/// and keeps the preset's others).
 ///
 /// # Errors
 /// An unknown field, a wrong type, or a value out of range.
@@ -454,11 +482,25 @@ pub fn options_from(
     let base = Options::preset(preset.unwrap_or(Preset::Swisslos));
     let mut value = serde_json::to_value(base).map_err(|e| e.to_string())?;
     if let (Some(obj), Some(over)) = (value.as_object_mut(), overrides) {
-        for (k, v) in over {
-            obj.insert(k.clone(), v.clone());
-        }
+        merge(obj, over);
     }
     let options: Options = serde_json::from_value(value).map_err(|e| e.to_string())?;
     options.validate().map_err(|e| e.to_string())?;
     Ok(options)
+}
+
+/// Lays `over` onto `base`: an object onto an object merges field by field, anything
+/// else replaces. Unknown fields are kept, so the decoder after it refuses them.
+fn merge(
+    base: &mut serde_json::Map<String, serde_json::Value>,
+    over: &serde_json::Map<String, serde_json::Value>,
+) {
+    for (k, v) in over {
+        match (base.get_mut(k), v) {
+            (Some(serde_json::Value::Object(inner)), serde_json::Value::Object(sub)) => merge(inner, sub),
+            _ => {
+                base.insert(k.clone(), v.clone());
+            }
+        }
+    }
 }

@@ -11,7 +11,8 @@ fn strict_decoding() {
     assert!(parse(r#"{"type":"schiebe"}"#).is_ok());
     assert!(parse(r#"{"type":"bedanke","id":3}"#).is_ok());
     assert!(parse(r#"{"type":"bedanke","foo":1}"#).is_err(), "unknown field");
-    assert!(parse(r#"{"type":"bedanke","version":3}"#).is_err(), "bedanke takes no version");
+    // Issue 13 point 20: bedanke is a game action and may carry a version like the others.
+    assert!(parse(r#"{"type":"bedanke","version":3}"#).is_ok());
     assert!(parse(r#"{"type":"fly"}"#).is_err(), "unknown type");
     assert!(parse(r#"{"type":"play"}"#).is_err(), "missing card");
     assert!(parse(r#"{"type":"play","card":7}"#).is_err(), "wrong type");
@@ -102,5 +103,5 @@ fn a_state_decodes_alike_whatever_the_key_order() {
         assert!(serde_json::from_str::<ServerMsg>(bad).is_err(), "{bad}");
     }
     let pong: ServerMsg = serde_json::from_str(r#"{"t":5,"type":"pong"}"#).unwrap();
-    assert_eq!(pong, ServerMsg::Pong { t: 5 });
+    assert_eq!(pong, ServerMsg::Pong { t: 5, id: None });
 }

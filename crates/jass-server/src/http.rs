@@ -122,9 +122,7 @@ async fn create(
 ) -> Result<Response, ApiFailure> {
     let req: CreateTable = parse(&body)?;
     // Checked here too, so a bad name never leaves an empty table behind.
-    if valid_name(&req.name).is_none() {
-        return Err(ApiFailure(Refusal::new(ErrorCode::BadName, "names are 1–24 characters")));
-    }
+    valid_name(&req.name)?;
     let options =
         options_from(req.preset, req.options.as_ref()).map_err(|e| Refusal::new(ErrorCode::BadOptions, e))?;
     if app.shutdown.is_stopping() {

@@ -106,8 +106,8 @@ impl Conn {
         // Cold paths (hello, close, a request) are boxed: a socket's task then holds
         // only the idle select loop's state between frames, not the largest path's
         // (measured: 3000 bytes per socket before, see the memory example).
-        let token = match Box::pin(self.hello(&mut shutdown)).await {
-            Ok(token) => token,
+        let (token, hello_id) = match Box::pin(self.hello(&mut shutdown)).await {
+            Ok(said) => said,
             Err(Some((code, reason))) => return Box::pin(self.close(code, reason)).await,
             Err(None) => return,
         };
@@ -120,7 +120,7 @@ impl Conn {
                     _ if shutdown.is_stopping() => (close::SERVICE_RESTART, "server restarting"),
                     _ => (close::UNKNOWN_TABLE, "unknown table"),
                 };
-                let _ = self.refusal(None, r).await;
+                let _ = self.refusal(hello_id, r).await;
                 return Box::pin(self.close(code, reason)).await;
             }
         };
@@ -132,7 +132,7 @@ impl Conn {
         let gauge = if attached.seat.is_some() { &stats.seats_connected } else { &stats.spectators };
         bump(gauge);
         let seated = attached.seat.is_some();
-        let end = self.attached(&table, attached, &mut shutdown).await;
+        let end = self.attached(&table, attached, hello_id, &mut shutdown).await;
         let stats = &self.app.stats;
         drop_one(if seated { &stats.seats_connected } else { &stats.spectators });
         table.detach(self.id).await;
@@ -142,11 +142,11 @@ impl Conn {
         debug!("connection closed");
     }
 
-    /// Waits for a valid `hello`; returns its token, or how to close.
+    /// Waits for a valid `hello`; returns its token and `id`, or how to close.
     async fn hello(
         &mut self,
         shutdown: &mut Shutdown,
-    ) -> Result<Option<String>, Option<(u16, &'static str)>> {
+    ) -> Result<(Option<String>, Option<u64>), Option<(u16, &'static str)>> {
         let deadline = Instant::now() + self.app.config.hello_timeout;
         loop {
             let frame = tokio::select! {
@@ -160,12 +160,12 @@ impl Conn {
                 Step::Continue => {}
                 Step::Close(code, reason) => return Err(Some((code, reason))),
                 Step::Gone => return Err(None),
-                Step::Msg(ClientMsg::Hello { protocol, token }) => {
+                Step::Msg(ClientMsg::Hello { protocol, token, id }) => {
                     if protocol == PROTOCOL_VERSION {
-                        return Ok(token);
+                        return Ok((token, id));
                     }
                     let text = format!("this server speaks protocol {PROTOCOL_VERSION}");
-                    let _ = self.error(None, ErrorCode::UnsupportedProtocol, text).await;
+                    let _ = self.error(id, ErrorCode::UnsupportedProtocol, text).await;
                     return Err(Some((close::HELLO_TIMEOUT, "unsupported protocol")));
                 }
                 Step::Msg(other) => {
@@ -182,6 +182,7 @@ impl Conn {
         &mut self,
         table: &TableHandle,
         attached: Attached,
+        hello_id: Option<u64>,
         shutdown: &mut Shutdown,
     ) -> Option<(u16, &'static str)> {
         let Attached { seat, mut views, mut kick } = attached;
@@ -191,6 +192,7 @@ impl Conn {
             table: self.table_id.clone(),
             seat,
             server: SERVER_NAME.to_owned(),
+            id: hello_id,
         })
         .await
         .ok()?;
@@ -249,9 +251,9 @@ impl Conn {
         views: &mut watch::Receiver<Utf8Bytes>,
     ) -> Result<(), ()> {
         match msg {
-            ClientMsg::Ping { t } => self.send_msg(&ServerMsg::Pong { t }).await,
-            ClientMsg::Hello { .. } => {
-                self.error(None, ErrorCode::HelloExpected, "hello was already said").await
+            ClientMsg::Ping { t, id } => self.send_msg(&ServerMsg::Pong { t, id }).await,
+            ClientMsg::Hello { id, .. } => {
+                self.error(id, ErrorCode::HelloExpected, "hello was already said").await
             }
             msg => {
                 let id = msg.id();

@@ -188,7 +188,7 @@ fn frame(c: &mut Client, op: &Op, sender: usize) -> Message {
         }
         Op::Schiebe { version: v } => ClientMsg::Schiebe { version: version(v, current), id },
         Op::Stoeck { version: v } => ClientMsg::Stoeck { version: version(v, current), id },
-        Op::Bedanke => ClientMsg::Bedanke { id },
+        Op::Bedanke => ClientMsg::Bedanke { version: None, id },
         Op::Start => ClientMsg::Start { id },
         Op::SwapSeats { a, b } => {
             ClientMsg::SwapSeats { a: Seat::ALL[usize::from(*a)], b: Seat::ALL[usize::from(*b)], id }
@@ -202,8 +202,8 @@ fn frame(c: &mut Client, op: &Op, sender: usize) -> Message {
             ClientMsg::SetOptions { preset: None, options, id }
         }
         Op::Rematch => ClientMsg::Rematch { id },
-        Op::Hello => ClientMsg::Hello { protocol: jass_protocol::PROTOCOL_VERSION, token: None },
-        Op::Ping { t } => ClientMsg::Ping { t: *t },
+        Op::Hello => ClientMsg::Hello { protocol: jass_protocol::PROTOCOL_VERSION, token: None, id: None },
+        Op::Ping { t } => ClientMsg::Ping { t: *t, id: None },
         Op::Malformed(text) => return Message::Text(text.as_str().into()),
         Op::Binary(bytes) => return Message::Binary(bytes.clone().into()),
     };
@@ -221,7 +221,7 @@ async fn reply(c: &mut Client, sent: &Message) -> Result<bool, TestCaseError> {
     };
     let ping = match sent {
         Message::Text(t) => match serde_json::from_str::<ClientMsg>(t) {
-            Ok(ClientMsg::Ping { t }) => Some(t),
+            Ok(ClientMsg::Ping { t, .. }) => Some(t),
             _ => None,
         },
         _ => None,
@@ -234,7 +234,7 @@ async fn reply(c: &mut Client, sent: &Message) -> Result<bool, TestCaseError> {
                 prop_assert_ne!(code, ErrorCode::RateLimited, "the test config has no rate limit");
                 return Ok(false);
             }
-            Got::Msg(ServerMsg::Pong { t }) if Some(t) == ping => return Ok(false),
+            Got::Msg(ServerMsg::Pong { t, .. }) if Some(t) == ping => return Ok(false),
             Got::Msg(_) => {}
             other => return Err(TestCaseError::fail(format!("connection lost: {other:?}"))),
         }
@@ -269,11 +269,11 @@ async fn run(server: &Server, steps: Vec<(Option<usize>, Op)>) -> Result<(), Tes
         }
         // Refused (or a ping): a round trip on every socket brings no new state.
         for (i, c) in clients.iter_mut().enumerate() {
-            c.send(&ClientMsg::Ping { t: n as u64 }).await;
+            c.send(&ClientMsg::Ping { t: n as u64, id: None }).await;
             let t = n as u64;
             loop {
                 match c.next().await {
-                    Got::Msg(ServerMsg::Pong { t: x }) if x == t => break,
+                    Got::Msg(ServerMsg::Pong { t: x, .. }) if x == t => break,
                     Got::Msg(ServerMsg::State { version, view }) => {
                         return Err(TestCaseError::fail(format!(
                             "step {n} {op:?} from {sender} was refused but socket {i} got a new state: \

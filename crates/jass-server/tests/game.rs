@@ -63,7 +63,7 @@ fn to_msg(action: Action, version: u64, id: u64) -> ClientMsg {
         Action::Choose { contract } => ClientMsg::Choose { contract, version, id },
         Action::Play { card, weis, stoeck } => ClientMsg::Play { card, weis, stoeck, version, id },
         Action::Stoeck => ClientMsg::Stoeck { version, id },
-        Action::Bedanke => ClientMsg::Bedanke { id },
+        Action::Bedanke => ClientMsg::Bedanke { version: None, id },
     }
 }
 

@@ -113,7 +113,7 @@ async fn bad_token() {
     let server = Server::start(fast_config()).await;
     let (table, mut host) = lobby(&server).await;
     let mut c = server.open(&table).await;
-    c.send(&ClientMsg::Hello { protocol: 1, token: Some("guess".into()) }).await;
+    c.send(&ClientMsg::Hello { protocol: 1, token: Some("guess".into()), id: None }).await;
     assert_eq!(c.expect_error().await, ErrorCode::BadToken);
     assert_eq!(c.expect_close().await, close::BAD_TOKEN);
     unchanged(&mut host).await;
@@ -134,13 +134,13 @@ async fn messages_before_hello_and_a_wrong_protocol() {
     let mut c = server.open(&table).await;
     c.send(&ClientMsg::Start { id: Some(1) }).await;
     assert_eq!(c.expect_error().await, ErrorCode::HelloExpected);
-    c.send(&ClientMsg::Hello { protocol: 2, token: None }).await;
+    c.send(&ClientMsg::Hello { protocol: 2, token: None, id: None }).await;
     assert_eq!(c.expect_error().await, ErrorCode::UnsupportedProtocol);
     assert_eq!(c.expect_close().await, close::HELLO_TIMEOUT);
 
     // A second hello after the welcome is refused, nothing else happens.
     let mut s = server.connect(&table, None).await;
-    s.send(&ClientMsg::Hello { protocol: 1, token: None }).await;
+    s.send(&ClientMsg::Hello { protocol: 1, token: None, id: None }).await;
     assert_eq!(s.expect_error().await, ErrorCode::HelloExpected);
     unchanged(&mut s).await;
 }
@@ -169,7 +169,7 @@ async fn floods_are_limited_then_closed_1008() {
     let (table, mut c) = lobby(&server).await;
     let mut other = server.connect(&table, None).await;
     for t in 0..60 {
-        c.send(&ClientMsg::Ping { t }).await;
+        c.send(&ClientMsg::Ping { t, id: None }).await;
     }
     let mut limited = 0;
     let code = loop {
@@ -212,7 +212,7 @@ async fn spectators_cannot_act_and_stale_versions_are_refused() {
     let mut spectator = server.connect(&table, None).await;
     sync_all(&mut players).await;
     let id = Some(spectator.id());
-    assert_eq!(spectator.request(ClientMsg::Bedanke { id }).await, Err(ErrorCode::NotSeated));
+    assert_eq!(spectator.request(ClientMsg::Bedanke { version: None, id }).await, Err(ErrorCode::NotSeated));
 
     let s = players[0].view().game.as_ref().unwrap().to_act.unwrap().index();
     let stale = players[s].version() - 1;

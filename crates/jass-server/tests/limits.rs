@@ -196,7 +196,7 @@ async fn stats_count_flood_closes() {
     let (table, _) = server.create(json!({"name": "Anna"})).await;
     let mut c = server.connect(&table, None).await;
     for t in 0..20 {
-        c.send(&ClientMsg::Ping { t }).await;
+        c.send(&ClientMsg::Ping { t, id: None }).await;
     }
     assert_eq!(c.expect_close().await, jass_protocol::close::RATE_LIMITED);
     let s = stats(&server).await;

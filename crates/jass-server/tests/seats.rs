@@ -81,7 +81,7 @@ async fn the_host_frees_a_seat_mid_game_and_a_new_player_takes_it() {
 
     // The old token no longer works.
     let mut old = server.open(&table).await;
-    old.send(&ClientMsg::Hello { protocol: 1, token: Some(tokens[3].clone()) }).await;
+    old.send(&ClientMsg::Hello { protocol: 1, token: Some(tokens[3].clone()), id: None }).await;
     assert_eq!(old.expect_error().await, ErrorCode::BadToken);
     assert_eq!(old.expect_close().await, close::BAD_TOKEN);
 
@@ -203,7 +203,7 @@ async fn rematch_needs_all_four_votes_after_the_game() {
     assert_eq!(players[1].request(ClientMsg::Rematch { id }).await, Err(ErrorCode::GameNotOver));
     // A bedanke with no points ends the game at once (a wrong claim).
     let id = Some(players[1].id());
-    players[1].request(ClientMsg::Bedanke { id }).await.unwrap();
+    players[1].request(ClientMsg::Bedanke { version: None, id }).await.unwrap();
     sync_all(&mut players).await;
     assert!(players[0].view().game.as_ref().unwrap().result.is_some());
     let id = Some(players[2].id());

@@ -88,7 +88,7 @@ async fn point3_every_entry_kind_gives_the_same_table_live_and_replayed() {
         };
         if let Some(c) = players.iter_mut().find(|c| reached(c)) {
             let id = Some(c.id());
-            c.request(ClientMsg::Bedanke { id }).await.unwrap();
+            c.request(ClientMsg::Bedanke { version: None, id }).await.unwrap();
         } else {
             act_once(&mut players).await;
         }
@@ -230,7 +230,7 @@ async fn point7_spectators_are_capped_per_table_and_per_address() {
     let _b = server.connect(&table, None).await;
     // All test sockets come from 127.0.0.1: the third is over the per-address cap.
     let mut c = server.open(&table).await;
-    c.send(&ClientMsg::Hello { protocol: jass_protocol::PROTOCOL_VERSION, token: None }).await;
+    c.send(&ClientMsg::Hello { protocol: jass_protocol::PROTOCOL_VERSION, token: None, id: None }).await;
     assert_eq!(c.expect_error().await, ErrorCode::Busy);
     assert_eq!(c.expect_close().await, close::TRY_AGAIN_LATER);
     // Another table still takes spectators.
@@ -257,4 +257,27 @@ async fn point10_a_never_joined_table_expires_soon() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(server.http("GET", &format!("/api/tables/{played}"), None).await.0, 200);
+}
+
+/// Point 13: a name read back from the store is checked like one a client sends: a
+/// spoofing name (a bidi override here) is never shown as stored.
+#[tokio::test]
+async fn point13_a_stored_name_is_checked_like_a_new_one() {
+    let server = Server::start(unlimited_config()).await;
+    let (table, tokens) = server.full_table(json!({"name": "Anna"})).await;
+    let mut entries = server.store.entries(&table);
+    for e in &mut entries {
+        if let Entry::Seated { seat, name, .. } = e
+            && seat.index() == 2
+        {
+            *name = "Ev\u{202E}il".to_owned();
+        }
+    }
+    let mut t = stored(&server.store, &table);
+    t.entries = entries;
+    let again = restoring(unlimited_config(), Arc::new(MemoryStore::new()), vec![t]).await;
+    let c = again.connect(&table, Some(&tokens[0])).await;
+    let names: Vec<_> = c.view().seats.iter().map(|s| s.name.clone().unwrap()).collect();
+    assert_eq!(names[2], "Seat 2", "{names:?}");
+    assert_eq!(names[0], "Anna");
 }

@@ -33,9 +33,6 @@ use crate::shutdown::{Shutdown, TaskGuard};
 use crate::store::{Entry, Store};
 use crate::table::state::{Occupant, TableState};
 
-/// Longest player name, in characters (protocol.md 1).
-const MAX_NAME_CHARS: usize = 24;
-
 /// What a new table needs from the server.
 pub(crate) struct Spawn {
     /// The table id.
@@ -178,11 +175,10 @@ fn hash_token(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// The trimmed name if it is 1–24 characters without control characters.
-pub(crate) fn valid_name(name: &str) -> Option<String> {
-    let name = name.trim();
-    let n = name.chars().count();
-    ((1..=MAX_NAME_CHARS).contains(&n) && !name.chars().any(char::is_control)).then(|| name.to_owned())
+/// The name as it is stored and shown (NFC, trimmed), or why it is refused
+/// (protocol.md 1, "Names": no invisible, bidi-control or mixed-script spoofing).
+pub(crate) fn valid_name(name: &str) -> Result<String, Refusal> {
+    jass_protocol::name::validate(name).map_err(|e| Refusal::new(ErrorCode::BadName, e.to_string()))
 }
 
 fn internal(e: impl std::fmt::Display) -> Refusal {
@@ -351,8 +347,7 @@ impl TableActor {
     }
 
     async fn join(&mut self, name: &str, want: Option<Seat>) -> Result<Joined, Refusal> {
-        let name =
-            valid_name(name).ok_or_else(|| Refusal::new(ErrorCode::BadName, "names are 1–24 characters"))?;
+        let name = valid_name(name)?;
         let seat = match want {
             Some(s) if self.state.seats.at(s).is_some() => {
                 return Err(Refusal::new(ErrorCode::SeatTaken, format!("seat {s} is taken")));

@@ -23,6 +23,19 @@ pub(crate) struct Occupant {
     pub(crate) token_hash: [u8; 32],
 }
 
+/// A stored name as the table shows it: checked like a name a client sends (issue
+/// 13, point 13). A name the rules refuse (a damaged file, or rules tightened since
+/// it was stored) is shown as its seat, never as stored; the entry itself is kept.
+fn shown_name(seat: Seat, stored: &str) -> String {
+    match jass_protocol::name::validate(stored) {
+        Ok(name) => name,
+        Err(e) => {
+            tracing::warn!(%seat, error = %e, "a stored name is refused by the name rules; showing the seat");
+            format!("Seat {seat}")
+        }
+    }
+}
+
 /// Why an entry cannot be applied to the state it follows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum ApplyError {
@@ -114,7 +127,8 @@ impl TableState {
         match e {
             Entry::Created { options } | Entry::OptionsSet { options } => self.options = *options,
             Entry::Seated { seat, name, token_hash } => {
-                *self.seats.at_mut(*seat) = Some(Occupant { name: name.clone(), token_hash: *token_hash });
+                let name = shown_name(*seat, name);
+                *self.seats.at_mut(*seat) = Some(Occupant { name, token_hash: *token_hash });
             }
             Entry::Freed { seat } => {
                 *self.seats.at_mut(*seat) = None;

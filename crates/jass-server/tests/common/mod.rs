@@ -258,8 +258,11 @@ impl Client {
     }
 
     pub async fn hello(&mut self, token: Option<&str>) {
-        let hello =
-            ClientMsg::Hello { protocol: jass_protocol::PROTOCOL_VERSION, token: token.map(str::to_owned) };
+        let hello = ClientMsg::Hello {
+            protocol: jass_protocol::PROTOCOL_VERSION,
+            token: token.map(str::to_owned),
+            id: None,
+        };
         self.send(&hello).await;
         match self.next().await {
             Got::Msg(ServerMsg::Welcome { .. }) => {}
@@ -331,8 +334,8 @@ impl Client {
 
     /// Sends a ping and waits for its pong: proves the connection is served.
     pub async fn roundtrip(&mut self, t: u64) {
-        self.send(&ClientMsg::Ping { t }).await;
-        self.until(|m| matches!(m, ServerMsg::Pong { t: x } if *x == t).then_some(())).await;
+        self.send(&ClientMsg::Ping { t, id: None }).await;
+        self.until(|m| matches!(m, ServerMsg::Pong { t: x, .. } if *x == t).then_some(())).await;
     }
 }
 
