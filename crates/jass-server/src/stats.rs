@@ -43,6 +43,14 @@ pub(crate) struct Stats {
     pub(crate) table_rate_refusals: AtomicU64,
     /// Upgrades refused for their `Origin`.
     pub(crate) origin_refusals: AtomicU64,
+    /// TCP connections refused because the address had too many HTTP connections open.
+    pub(crate) http_connection_refusals: AtomicU64,
+    /// HTTP connections closed for a request head or body that did not arrive in time.
+    pub(crate) http_timeouts: AtomicU64,
+    /// Table API requests answered 429 `rate_limited`.
+    pub(crate) http_rate_limited: AtomicU64,
+    /// State-changing requests refused for their `Content-Type` (415) or `Origin` (403).
+    pub(crate) cross_site_refusals: AtomicU64,
 }
 
 /// Adds one to a counter.
@@ -77,6 +85,10 @@ impl Stats {
             per_ip_refusals: AtomicU64::new(0),
             table_rate_refusals: AtomicU64::new(0),
             origin_refusals: AtomicU64::new(0),
+            http_connection_refusals: AtomicU64::new(0),
+            http_timeouts: AtomicU64::new(0),
+            http_rate_limited: AtomicU64::new(0),
+            cross_site_refusals: AtomicU64::new(0),
         }
     }
 
@@ -125,6 +137,10 @@ impl Stats {
             per_ip_refusals: get(&self.per_ip_refusals),
             table_rate_refusals: get(&self.table_rate_refusals),
             origin_refusals: get(&self.origin_refusals),
+            http_connection_refusals: get(&self.http_connection_refusals),
+            http_timeouts: get(&self.http_timeouts),
+            http_rate_limited: get(&self.http_rate_limited),
+            cross_site_refusals: get(&self.cross_site_refusals),
             store,
         }
     }
@@ -148,5 +164,9 @@ pub(crate) struct Snapshot {
     per_ip_refusals: u64,
     table_rate_refusals: u64,
     origin_refusals: u64,
+    http_connection_refusals: u64,
+    http_timeouts: u64,
+    http_rate_limited: u64,
+    cross_site_refusals: u64,
     store: Option<jass_store::Metrics>,
 }
