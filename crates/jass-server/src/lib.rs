@@ -4,6 +4,8 @@
 //!
 //! # Layout
 //! - [`config`]: [`Config`], every tunable (timeouts, rate limits, sizes, limits).
+//! - `serve`: the accept loop and HTTP/1.1 connections (header timeout, per-address
+//!   connection cap, clean closes).
 //! - `http`: the router: table API, WebSocket upgrade, health check, static client.
 //! - `ws`: one task per socket: `hello`, views out, requests in, pings, kicks.
 //! - `table`: a table's handle and commands; `table::actor` owns the game and seats.
