@@ -183,7 +183,12 @@ impl Connection {
                         observer.refused(code);
                         out.refused += 1;
                         out.stale += u64::from(code == ErrorCode::Stale);
-                        if id.is_none() || id != last_id || code == ErrorCode::Stale {
+                        // The server echoes the request's `id` in every answer; a
+                        // `rate_limited` without one (servers before protocol.md said
+                        // so) can only be about the request still unanswered.
+                        let ours = id == last_id
+                            || (id.is_none() && code == ErrorCode::RateLimited && acted.is_some());
+                        if !ours || last_id.is_none() || code == ErrorCode::Stale {
                             // Stale: a newer state is on its way and will be acted on.
                             continue;
                         }

@@ -54,6 +54,21 @@ pub struct Config {
     pub max_tables_per_ip: u32,
     /// The window of `max_tables_per_ip`.
     pub table_window: Duration,
+    /// Open HTTP connections per client address that have not become WebSockets
+    /// (issue 13 point 8); more are answered 429 and closed at once, so idle or slow
+    /// connections from one host cannot take every descriptor.
+    pub max_http_connections_per_ip: usize,
+    /// How long a connection may take to send a complete request head, also between
+    /// keep-alive requests; slower ones are closed (slowloris).
+    pub http_header_timeout: Duration,
+    /// How long a request body may take to arrive in full; slower ones get 408.
+    pub http_body_timeout: Duration,
+    /// Table API requests (`POST /api/tables`, `/seats`, `GET /api/tables/{table}`,
+    /// `/record`) one client address may make in a burst; beyond it 429
+    /// `rate_limited` (issue 13 point 9).
+    pub http_rate_burst: u32,
+    /// Refill of `http_rate_burst`, in requests per second.
+    pub http_rate_per_second: u32,
     /// Origins (`https://jass.example`) besides the server's own whose pages may
     /// open WebSockets; needed behind a proxy that rewrites `Host`.
     pub allowed_origins: Vec<String>,
@@ -101,6 +116,11 @@ impl Default for Config {
             max_connections_per_ip: 64,
             max_tables_per_ip: 30,
             table_window: Duration::from_secs(10 * 60),
+            max_http_connections_per_ip: 64,
+            http_header_timeout: Duration::from_secs(10),
+            http_body_timeout: Duration::from_secs(10),
+            http_rate_burst: 40,
+            http_rate_per_second: 4,
             allowed_origins: Vec::new(),
             table_mailbox: 32,
             table_idle_timeout: Duration::from_secs(24 * 60 * 60),

@@ -5,11 +5,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
-use axum::http::header::{HOST, ORIGIN};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State};
+use axum::http::header::{CONTENT_TYPE, HOST, ORIGIN, RETRY_AFTER};
 use axum::http::{HeaderMap, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use jass_engine::Seat;
@@ -28,16 +29,22 @@ use crate::table::state::TableState;
 /// Largest HTTP request body: create and join bodies are a few hundred bytes.
 const MAX_BODY_BYTES: usize = 4096;
 
+/// The digits of table ids (Crockford's base32, lowercase).
+const TABLE_ID_ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+
 /// Table ids are 26 characters; anything much longer is not one of ours.
 const MAX_TABLE_ID_CHARS: usize = 64;
 
 /// The router for the whole server.
 pub(crate) fn router(app: Arc<App>) -> Router {
+    // The table API anyone with a link may call: rate limited per address (issue 13
+    // point 9). `route_layer` covers the routes above it only.
     let mut router = Router::new()
         .route("/api/tables", post(create))
         .route("/api/tables/{table}", get(info))
         .route("/api/tables/{table}/seats", post(join))
         .route("/api/tables/{table}/record", get(record))
+        .route_layer(axum::middleware::from_fn_with_state(Arc::clone(&app), limit_api))
         .route("/ws/{table}", get(socket))
         .route("/api/stats", get(stats))
         .route("/healthz", get(|| async { "ok" }));
@@ -53,19 +60,29 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// An API error answer: the status follows the code.
-struct ApiFailure(Refusal);
+/// An API error answer: the status follows the code unless one is given.
+struct ApiFailure(Refusal, Option<StatusCode>);
 
 impl From<Refusal> for ApiFailure {
     fn from(r: Refusal) -> Self {
-        Self(r)
+        Self(r, None)
+    }
+}
+
+impl ApiFailure {
+    fn new(code: ErrorCode, message: &str) -> Self {
+        Self(Refusal::new(code, message), None)
+    }
+
+    fn with_status(code: ErrorCode, status: StatusCode, message: &str) -> Self {
+        Self(Refusal::new(code, message), Some(status))
     }
 }
 
 impl IntoResponse for ApiFailure {
     fn into_response(self) -> Response {
         let Refusal { code, message } = self.0;
-        let status = match code {
+        let status = self.1.unwrap_or(match code {
             ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
             ErrorCode::SeatTaken
             | ErrorCode::TableFull
@@ -75,17 +92,17 @@ impl IntoResponse for ApiFailure {
             ErrorCode::BadOrigin => StatusCode::FORBIDDEN,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
-        };
+        });
         (status, axum::Json(ApiError { code, message })).into_response()
     }
 }
 
 fn unknown_table() -> ApiFailure {
-    ApiFailure(Refusal::new(ErrorCode::UnknownTable, "no such table"))
+    ApiFailure::new(ErrorCode::UnknownTable, "no such table")
 }
 
 fn busy(what: &str) -> ApiFailure {
-    ApiFailure(Refusal::new(ErrorCode::Busy, format!("the server is at its limit of {what}")))
+    ApiFailure(Refusal::new(ErrorCode::Busy, format!("the server is at its limit of {what}")), None)
 }
 
 /// 429 `busy`: this client address, not the server, is at a limit.
@@ -97,13 +114,78 @@ fn too_many(what: &str) -> Response {
 /// Parses a JSON body ourselves so every malformed body gets the documented
 /// `bad_message` error body (axum's `Json` answers in plain text).
 fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiFailure> {
-    serde_json::from_slice(body).map_err(|e| ApiFailure(Refusal::new(ErrorCode::BadMessage, e.to_string())))
+    serde_json::from_slice(body)
+        .map_err(|e| ApiFailure(Refusal::new(ErrorCode::BadMessage, e.to_string()), None))
+}
+
+/// The body of a state-changing request (create, join), checked as a browser would
+/// not be stopped from sending it cross-site (issue 13 point 11): a foreign page can
+/// post `text/plain` or form bodies without asking, but not `application/json`, and
+/// its `Origin` is refused like the WebSocket upgrade's. The body must then arrive
+/// within `http_body_timeout` (issue 13 point 8: a trickled body holds a connection).
+async fn json_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, ApiFailure> {
+    let origin = headers.get(ORIGIN).map(|v| v.to_str().unwrap_or("\u{fffd}"));
+    let host = headers.get(HOST).and_then(|v| v.to_str().ok());
+    if !crate::origin::allowed(origin, host, &app.config.allowed_origins) {
+        bump(&app.stats.cross_site_refusals);
+        return Err(ApiFailure::new(ErrorCode::BadOrigin, "this page's origin may not change tables"));
+    }
+    let json = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        bump(&app.stats.cross_site_refusals);
+        let status = StatusCode::UNSUPPORTED_MEDIA_TYPE;
+        return Err(ApiFailure::with_status(
+            ErrorCode::BadMessage,
+            status,
+            "send Content-Type: application/json",
+        ));
+    }
+    match tokio::time::timeout(app.config.http_body_timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await
+    {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(ApiFailure::with_status(
+            ErrorCode::BadMessage,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "the body is over 4096 bytes or broken",
+        )),
+        Err(_) => {
+            bump(&app.stats.http_timeouts);
+            let status = StatusCode::REQUEST_TIMEOUT;
+            Err(ApiFailure::with_status(ErrorCode::BadMessage, status, "the body did not arrive in time"))
+        }
+    }
+}
+
+/// Takes one request from the address's bucket, or answers 429 `rate_limited`.
+async fn limit_api(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if app.per_ip.request(peer.ip()) {
+        return next.run(req).await;
+    }
+    bump(&app.stats.http_rate_limited);
+    let message = "too many requests from this address; slow down".to_owned();
+    let body = axum::Json(ApiError { code: ErrorCode::RateLimited, message });
+    (StatusCode::TOO_MANY_REQUESTS, [(RETRY_AFTER, "1")], body).into_response()
+}
+
+/// Whether `id` could be a table this server created (`new_table_id`), so a
+/// download of a made-up id never reaches the store.
+fn plausible_id(id: &str) -> bool {
+    id.len() == 26 && id.bytes().all(|b| TABLE_ID_ALPHABET.contains(&b))
 }
 
 /// A fresh table id: 128 bits from the OS-seeded CSPRNG in lowercase base32
 /// (26 characters), unguessable so the link is the only way in.
 fn new_table_id() -> String {
-    const ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+    const ALPHABET: &[u8; 32] = TABLE_ID_ALPHABET;
     let mut n: u128 = rand::random();
     let mut out = String::with_capacity(26);
     for _ in 0..26 {
@@ -118,8 +200,10 @@ fn new_table_id() -> String {
 async fn create(
     State(app): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Bytes,
+    headers: HeaderMap,
+    body: Body,
 ) -> Result<Response, ApiFailure> {
+    let body = json_body(&app, &headers, body).await?;
     let req: CreateTable = parse(&body)?;
     // Checked here too, so a bad name never leaves an empty table behind.
     valid_name(&req.name)?;
@@ -151,8 +235,10 @@ async fn create(
 async fn join(
     State(app): State<Arc<App>>,
     Path(table): Path<String>,
-    body: Bytes,
+    headers: HeaderMap,
+    body: Body,
 ) -> Result<Response, ApiFailure> {
+    let body = json_body(&app, &headers, body).await?;
     let handle = app.registry.get(&table).ok_or_else(unknown_table)?;
     let req: JoinTable = parse(&body)?;
     let joined = handle.join(req.name, req.seat).await?;
@@ -180,8 +266,7 @@ async fn socket(
     if !crate::origin::allowed(origin, host, &app.config.allowed_origins) {
         bump(&app.stats.origin_refusals);
         tracing::info!(origin = ?origin, "WebSocket refused for its origin");
-        return ApiFailure(Refusal::new(ErrorCode::BadOrigin, "this page's origin may not connect"))
-            .into_response();
+        return ApiFailure::new(ErrorCode::BadOrigin, "this page's origin may not connect").into_response();
     }
     let Some(slot) = app.per_ip.connect(peer.ip()) else {
         bump(&app.stats.per_ip_refusals);
@@ -218,6 +303,7 @@ async fn record(State(app): State<Arc<App>>, Path(table): Path<String>) -> Resul
     }
     let record = match app.registry.get(&table) {
         Some(handle) => handle.record().await.ok_or_else(unknown_table)??,
+        None if !plausible_id(&table) => return Err(unknown_table()),
         None => {
             let store = Arc::clone(&app.store);
             let id = table.clone();

@@ -4,6 +4,8 @@
 //!
 //! # Layout
 //! - [`config`]: [`Config`], every tunable (timeouts, rate limits, sizes, limits).
+//! - `serve`: the accept loop and HTTP/1.1 connections (header timeout, per-address
+//!   connection cap, clean closes).
 //! - `http`: the router: table API, WebSocket upgrade, health check, static client.
 //! - `ws`: one task per socket: `hello`, views out, requests in, pings, kicks.
 //! - `table`: a table's handle and commands; `table::actor` owns the game and seats.
@@ -34,18 +36,18 @@ mod origin;
 mod per_ip;
 mod ratelimit;
 mod registry;
+mod serve;
 mod shutdown;
 mod stats;
 pub mod store;
 mod table;
 mod ws;
 
-use std::future::{Future, IntoFuture};
+use std::future::Future;
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use axum::serve::ListenerExt;
 pub use config::Config;
 pub use store::{MemoryStore, Store};
 use tokio::net::TcpListener;
@@ -187,11 +189,14 @@ pub async fn run_restoring(
 ) -> io::Result<()> {
     let coordinator = Coordinator::new();
     let grace = config.shutdown_grace;
-    let per_ip = Arc::new(per_ip::PerIp::new(
-        config.max_connections_per_ip,
-        config.max_tables_per_ip,
-        config.table_window,
-    ));
+    let per_ip = Arc::new(per_ip::PerIp::new(per_ip::Limits {
+        sockets: config.max_connections_per_ip,
+        http: config.max_http_connections_per_ip,
+        tables: config.max_tables_per_ip,
+        window: config.table_window,
+        request_burst: config.http_rate_burst,
+        request_rate: config.http_rate_per_second,
+    }));
     let app = Arc::new(App {
         registry: Arc::new(Registry::new(config.max_tables)),
         connections: Arc::new(Semaphore::new(config.max_connections)),
@@ -205,33 +210,23 @@ pub async fn run_restoring(
     });
     restore_tables(&app, tables).await;
     let router = http::router(Arc::clone(&app));
-    let mut stopping = coordinator.shutdown();
-    // Small frames must go out at once: Nagle's algorithm would hold a card play
-    // back for the peer's delayed ACK (tens of milliseconds per move).
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "could not set TCP_NODELAY");
-        }
-    });
-    // The peer address feeds the per-address limits (`ConnectInfo` in handlers).
-    let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
-    let serve = axum::serve(listener, service)
-        .with_graceful_shutdown(async move { stopping.wait().await })
-        .into_future();
+    // Our own accept loop rather than `axum::serve`: header timeouts, a per-address
+    // connection cap and clean closes (issue 13 points 8 and 17; see `serve`).
+    let serve = serve::serve(listener, router, Arc::clone(&app), coordinator.shutdown());
     tokio::pin!(serve);
-    // The caller's future is polled here rather than handed to axum, so it need not
-    // be `Send`; once it resolves every task is told, including axum's accept loop.
+    // The caller's future is polled here rather than handed to the accept loop, so it
+    // need not be `Send`; once it resolves every task is told, the accept loop too.
     let notify = coordinator.notifier();
-    let served = tokio::select! {
-        served = &mut serve => served,
+    tokio::select! {
+        () = &mut serve => {}
         () = async move { shutdown.await; notify.signal(); } => serve.await,
-    };
+    }
     tracing::info!(tables = app.registry.len(), "shutting down");
     drop(app);
     if !coordinator.finish(grace).await {
         tracing::warn!("some connections or tables did not stop in time");
     }
-    served
+    Ok(())
 }
 
 /// Rebuilds stored tables into live actors (see [`run_restoring`]).

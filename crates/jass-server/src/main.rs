@@ -44,6 +44,24 @@ struct Args {
     /// Most tables one client address may create per 10 minutes (more answer 429 `busy`).
     #[arg(long, env = "JASS_MAX_TABLES_PER_IP")]
     max_tables_per_ip: Option<u32>,
+    /// Most open HTTP connections per client address that are not WebSockets (more
+    /// are answered 429 and closed); raise it with `--max-connections-per-ip`.
+    #[arg(long, env = "JASS_MAX_HTTP_CONNECTIONS_PER_IP")]
+    max_http_connections_per_ip: Option<usize>,
+    /// Seconds a connection may take to send a request head (also between keep-alive
+    /// requests) before it is closed.
+    #[arg(long, env = "JASS_HTTP_HEADER_TIMEOUT_SECS")]
+    http_header_timeout_secs: Option<u64>,
+    /// Seconds a request body may take to arrive (slower ones get 408).
+    #[arg(long, env = "JASS_HTTP_BODY_TIMEOUT_SECS")]
+    http_body_timeout_secs: Option<u64>,
+    /// Table API requests one client address may make in a burst (more answer 429
+    /// `rate_limited`).
+    #[arg(long, env = "JASS_HTTP_RATE_BURST")]
+    http_rate_burst: Option<u32>,
+    /// Table API requests per second that refill the burst.
+    #[arg(long, env = "JASS_HTTP_RATE_PER_SECOND")]
+    http_rate_per_second: Option<u32>,
     /// An origin besides the server's own whose pages may open WebSockets, e.g.
     /// `https://jass.example` behind a proxy that rewrites `Host` (repeatable; the
     /// environment variable takes a comma-separated list).
@@ -60,6 +78,16 @@ struct Args {
     /// day); an unfinished table is then deleted, a finished game keeps its record.
     #[arg(long, env = "JASS_IDLE_TIMEOUT_SECS")]
     idle_timeout_secs: Option<u64>,
+    /// Seconds a table that no player ever connected to is kept (default 600): such a
+    /// table only holds a slot.
+    #[arg(long, env = "JASS_UNJOINED_TIMEOUT_SECS")]
+    unjoined_timeout_secs: Option<u64>,
+    /// Most spectators on one table at once (default 32).
+    #[arg(long, env = "JASS_MAX_SPECTATORS")]
+    max_spectators: Option<usize>,
+    /// Most spectators on one table at once from one client address (default 4).
+    #[arg(long, env = "JASS_MAX_SPECTATORS_PER_IP")]
+    max_spectators_per_ip: Option<usize>,
     /// Days a finished game's record is kept after its table left memory (default 30);
     /// then it is deleted from the database.
     #[arg(long, env = "JASS_RETENTION_DAYS")]
@@ -119,12 +147,28 @@ impl Args {
             max_connections: self.max_connections.unwrap_or(d.max_connections),
             max_connections_per_ip: self.max_connections_per_ip.unwrap_or(d.max_connections_per_ip),
             max_tables_per_ip: self.max_tables_per_ip.unwrap_or(d.max_tables_per_ip),
+            max_http_connections_per_ip: self
+                .max_http_connections_per_ip
+                .unwrap_or(d.max_http_connections_per_ip),
+            http_header_timeout: self
+                .http_header_timeout_secs
+                .map_or(d.http_header_timeout, std::time::Duration::from_secs),
+            http_body_timeout: self
+                .http_body_timeout_secs
+                .map_or(d.http_body_timeout, std::time::Duration::from_secs),
+            http_rate_burst: self.http_rate_burst.unwrap_or(d.http_rate_burst),
+            http_rate_per_second: self.http_rate_per_second.unwrap_or(d.http_rate_per_second),
             allowed_origins: self.allowed_origins.clone(),
             rate_burst: self.rate_burst.unwrap_or(d.rate_burst),
             rate_per_second: self.rate_per_second.unwrap_or(d.rate_per_second),
             table_idle_timeout: self
                 .idle_timeout_secs
                 .map_or(d.table_idle_timeout, std::time::Duration::from_secs),
+            table_unjoined_timeout: self
+                .unjoined_timeout_secs
+                .map_or(d.table_unjoined_timeout, std::time::Duration::from_secs),
+            max_spectators: self.max_spectators.unwrap_or(d.max_spectators),
+            max_spectators_per_ip: self.max_spectators_per_ip.unwrap_or(d.max_spectators_per_ip),
             finished_retention: self.retention_days.map_or(d.finished_retention, |days| {
                 std::time::Duration::from_secs(days.saturating_mul(86_400))
             }),
@@ -153,6 +197,16 @@ fn bind(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
     socket.set_reuseaddr(true)?;
     socket.bind(addr)?;
     socket.listen(ACCEPT_BACKLOG)
+}
+
+/// Raises the soft limit of open descriptors to the hard one (issue 13 point 8): each
+/// socket is one, and distributions start services with a soft limit of 1024, far
+/// below `max_connections`; at the limit `accept` fails for everyone.
+fn raise_nofile_limit() {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(n) => tracing::info!(limit = n, "open file limit"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the open file limit"),
+    }
 }
 
 /// Resolves on Ctrl-C or (on Unix) SIGTERM, whichever comes first.
@@ -187,6 +241,7 @@ async fn main() -> std::io::Result<()> {
     if let Some(task) = &args.command {
         std::process::exit(run_task(task, &args.db));
     }
+    raise_nofile_limit();
     let web_dir = args.web_dir.clone().unwrap_or_else(default_web_dir);
     let listener = bind(args.addr)?;
     tracing::info!(addr = %listener.local_addr()?, web = %web_dir.display(), "serving");
@@ -241,5 +296,34 @@ mod tests {
         let c = args.config(PathBuf::from("web"));
         assert_eq!((c.max_connections_per_ip, c.max_tables_per_ip), (7, 3));
         assert_eq!(c.allowed_origins, ["https://a.example", "https://b.example"]);
+    }
+
+    #[test]
+    fn http_flags_reach_the_config() {
+        let args = Args::parse_from([
+            "jass-server",
+            "--max-http-connections-per-ip",
+            "9",
+            "--http-header-timeout-secs",
+            "4",
+            "--http-body-timeout-secs",
+            "6",
+            "--http-rate-burst",
+            "11",
+            "--http-rate-per-second",
+            "3",
+        ]);
+        let c = args.config(PathBuf::from("web"));
+        assert_eq!(c.max_http_connections_per_ip, 9);
+        assert_eq!((c.http_header_timeout.as_secs(), c.http_body_timeout.as_secs()), (4, 6));
+        assert_eq!((c.http_rate_burst, c.http_rate_per_second), (11, 3));
+    }
+
+    #[test]
+    fn the_soft_descriptor_limit_is_raised_to_the_hard_one() {
+        raise_nofile_limit();
+        let (soft, hard) = rlimit::getrlimit(rlimit::Resource::NOFILE).unwrap();
+        // macOS caps the soft limit below an infinite hard one.
+        assert!(soft == hard || cfg!(target_os = "macos"), "{soft} < {hard}");
     }
 }

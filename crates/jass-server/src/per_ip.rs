@@ -9,6 +9,8 @@ use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::ratelimit::{RateLimit, Verdict};
+
 /// Maps are swept of stale entries when they grow past this (and then past twice
 /// what survived), so the sweep is amortized and the maps stay bounded by the
 /// number of recently active addresses.
@@ -40,26 +42,56 @@ struct Window {
     count: u32,
 }
 
+/// Open connections per address, up to a cap.
+#[derive(Debug)]
+pub(crate) struct Slots {
+    max: usize,
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+impl Slots {
+    fn new(max: usize) -> Arc<Self> {
+        Arc::new(Self { max, open: Mutex::new(HashMap::new()) })
+    }
+
+    fn take(self: &Arc<Self>, ip: IpAddr) -> Option<IpSlot> {
+        let key = key(ip);
+        let mut map = lock(&self.open);
+        let n = map.entry(key).or_insert(0);
+        if *n >= self.max {
+            return None;
+        }
+        *n += 1;
+        Some(IpSlot { owner: Arc::clone(self), key })
+    }
+}
+
 /// The per-address counters.
 #[derive(Debug)]
 pub(crate) struct PerIp {
-    max_connections: usize,
-    connections: Mutex<HashMap<IpAddr, usize>>,
+    /// Upgraded WebSockets.
+    sockets: Arc<Slots>,
+    /// TCP connections still speaking HTTP (an upgraded one leaves this count).
+    http: Arc<Slots>,
     max_tables: u32,
     window: Duration,
     tables: Mutex<(HashMap<IpAddr, Window>, usize)>,
+    /// Token buckets for the table API (issue 13 point 9); swept like `tables`.
+    requests: Mutex<(HashMap<IpAddr, RateLimit>, usize)>,
+    request_burst: u32,
+    request_rate: u32,
 }
 
-/// One open socket of an address; dropping it gives the slot back.
+/// One open connection of an address; dropping it gives the slot back.
 #[derive(Debug)]
 pub(crate) struct IpSlot {
-    owner: Arc<PerIp>,
+    owner: Arc<Slots>,
     key: IpAddr,
 }
 
 impl Drop for IpSlot {
     fn drop(&mut self) {
-        let mut map = lock(&self.owner.connections);
+        let mut map = lock(&self.owner.open);
         if let Some(n) = map.get_mut(&self.key) {
             *n = n.saturating_sub(1);
             if *n == 0 {
@@ -69,28 +101,60 @@ impl Drop for IpSlot {
     }
 }
 
+/// The limits of [`PerIp::new`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// Open WebSockets per address.
+    pub(crate) sockets: usize,
+    /// Open HTTP connections per address.
+    pub(crate) http: usize,
+    /// Tables created per address per `window`.
+    pub(crate) tables: u32,
+    /// The window of `tables`.
+    pub(crate) window: Duration,
+    /// Table API requests per address: the burst…
+    pub(crate) request_burst: u32,
+    /// …and its refill per second.
+    pub(crate) request_rate: u32,
+}
+
 impl PerIp {
-    /// Limits: `max_connections` open sockets, `max_tables` creations per `window`.
-    pub(crate) fn new(max_connections: usize, max_tables: u32, window: Duration) -> Self {
+    /// Counters under `limits`.
+    pub(crate) fn new(limits: Limits) -> Self {
         Self {
-            max_connections,
-            connections: Mutex::new(HashMap::new()),
-            max_tables,
-            window,
+            sockets: Slots::new(limits.sockets),
+            http: Slots::new(limits.http),
+            max_tables: limits.tables,
+            window: limits.window,
             tables: Mutex::new((HashMap::new(), SWEEP_AT)),
+            requests: Mutex::new((HashMap::new(), SWEEP_AT)),
+            request_burst: limits.request_burst,
+            request_rate: limits.request_rate,
         }
     }
 
-    /// A socket slot for `ip`, or `None` if it has `max_connections` open already.
-    pub(crate) fn connect(self: &Arc<Self>, ip: IpAddr) -> Option<IpSlot> {
-        let key = key(ip);
-        let mut map = lock(&self.connections);
-        let n = map.entry(key).or_insert(0);
-        if *n >= self.max_connections {
-            return None;
+    /// A socket slot for `ip`, or `None` if it has its most sockets open already.
+    pub(crate) fn connect(&self, ip: IpAddr) -> Option<IpSlot> {
+        self.sockets.take(ip)
+    }
+
+    /// An HTTP connection slot for `ip`, or `None` at its cap (issue 13 point 8).
+    pub(crate) fn http_connect(&self, ip: IpAddr) -> Option<IpSlot> {
+        self.http.take(ip)
+    }
+
+    /// Takes one table API request from `ip`'s bucket; `false` when it is empty.
+    pub(crate) fn request(&self, ip: IpAddr) -> bool {
+        let mut guard = lock(&self.requests);
+        let (map, sweep_at) = &mut *guard;
+        if map.len() >= *sweep_at {
+            // A full bucket is the same as none.
+            map.retain(|_, b| !b.is_full());
+            *sweep_at = (map.len() * 2).max(SWEEP_AT);
         }
-        *n += 1;
-        Some(IpSlot { owner: Arc::clone(self), key })
+        let (burst, rate) = (self.request_burst, self.request_rate);
+        let bucket = map.entry(key(ip)).or_insert_with(|| RateLimit::new(burst, rate, u32::MAX));
+        bucket.check() == Verdict::Allow
     }
 
     /// Counts a table creation for `ip`; `false` if it is over its limit for the
@@ -123,9 +187,13 @@ mod tests {
         s.parse().unwrap()
     }
 
+    fn limits(sockets: usize, tables: u32, window: Duration) -> Limits {
+        Limits { sockets, http: sockets, tables, window, request_burst: 2, request_rate: 1 }
+    }
+
     #[test]
     fn connections_are_capped_per_address_and_given_back() {
-        let p = Arc::new(PerIp::new(2, 1, Duration::from_secs(60)));
+        let p = PerIp::new(limits(2, 1, Duration::from_secs(60)));
         let a = p.connect(ip("10.0.0.1")).unwrap();
         let _b = p.connect(ip("10.0.0.1")).unwrap();
         assert!(p.connect(ip("10.0.0.1")).is_none());
@@ -137,7 +205,7 @@ mod tests {
 
     #[test]
     fn ipv6_counts_by_its_64() {
-        let p = Arc::new(PerIp::new(1, 1, Duration::from_secs(60)));
+        let p = PerIp::new(limits(1, 1, Duration::from_secs(60)));
         let _a = p.connect(ip("2001:db8:1:2::1")).unwrap();
         assert!(p.connect(ip("2001:db8:1:2:ffff::9")).is_none());
         assert!(p.connect(ip("2001:db8:1:3::1")).is_some());
@@ -145,12 +213,34 @@ mod tests {
 
     #[test]
     fn table_creation_has_a_window() {
-        let p = PerIp::new(1, 2, Duration::from_millis(50));
+        let p = PerIp::new(limits(1, 2, Duration::from_millis(50)));
         assert!(p.create_table(ip("10.0.0.1")));
         assert!(p.create_table(ip("10.0.0.1")));
         assert!(!p.create_table(ip("10.0.0.1")));
         assert!(p.create_table(ip("10.0.0.2")));
         std::thread::sleep(Duration::from_millis(60));
         assert!(p.create_table(ip("10.0.0.1")));
+    }
+
+    #[test]
+    fn http_connections_are_counted_apart_from_sockets() {
+        let p = PerIp::new(limits(1, 1, Duration::from_secs(60)));
+        let _socket = p.connect(ip("10.0.0.1")).unwrap();
+        let http = p.http_connect(ip("10.0.0.1")).unwrap();
+        assert!(p.http_connect(ip("10.0.0.1")).is_none());
+        drop(http);
+        assert!(p.http_connect(ip("10.0.0.1")).is_some());
+    }
+
+    // Issue 13 point 9: the table API is rate limited per address.
+    #[tokio::test(start_paused = true)]
+    async fn requests_have_a_bucket_per_address() {
+        let p = PerIp::new(limits(1, 1, Duration::from_secs(60)));
+        assert!(p.request(ip("10.0.0.1")));
+        assert!(p.request(ip("10.0.0.1")));
+        assert!(!p.request(ip("10.0.0.1")));
+        assert!(p.request(ip("10.0.0.2")), "another address has its own bucket");
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert!(p.request(ip("10.0.0.1")), "refilled");
     }
 }

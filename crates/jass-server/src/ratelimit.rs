@@ -46,6 +46,13 @@ impl RateLimit {
         }
     }
 
+    /// Whether the bucket has refilled to its burst (it then says nothing a fresh one
+    /// would not, so a map of buckets may drop it).
+    pub(crate) fn is_full(&self) -> bool {
+        let elapsed = Instant::now().saturating_duration_since(self.updated).as_secs_f64();
+        self.credits + elapsed * self.per_second >= self.burst
+    }
+
     /// Takes one credit for a message.
     pub(crate) fn check(&mut self) -> Verdict {
         let now = Instant::now();

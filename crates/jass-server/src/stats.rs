@@ -46,6 +46,14 @@ pub(crate) struct Stats {
     /// Tables recovery could not rebuild (issue 13 point 2): kept in the store, not
     /// served. Filled once at start-up.
     quarantined: Mutex<Vec<String>>,
+    /// TCP connections refused because the address had too many HTTP connections open.
+    pub(crate) http_connection_refusals: AtomicU64,
+    /// HTTP connections closed for a request head or body that did not arrive in time.
+    pub(crate) http_timeouts: AtomicU64,
+    /// Table API requests answered 429 `rate_limited`.
+    pub(crate) http_rate_limited: AtomicU64,
+    /// State-changing requests refused for their `Content-Type` (415) or `Origin` (403).
+    pub(crate) cross_site_refusals: AtomicU64,
 }
 
 /// Adds one to a counter.
@@ -81,6 +89,10 @@ impl Stats {
             table_rate_refusals: AtomicU64::new(0),
             origin_refusals: AtomicU64::new(0),
             quarantined: Mutex::new(Vec::new()),
+            http_connection_refusals: AtomicU64::new(0),
+            http_timeouts: AtomicU64::new(0),
+            http_rate_limited: AtomicU64::new(0),
+            cross_site_refusals: AtomicU64::new(0),
         }
     }
 
@@ -135,6 +147,10 @@ impl Stats {
             table_rate_refusals: get(&self.table_rate_refusals),
             origin_refusals: get(&self.origin_refusals),
             quarantined: self.quarantined.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
+            http_connection_refusals: get(&self.http_connection_refusals),
+            http_timeouts: get(&self.http_timeouts),
+            http_rate_limited: get(&self.http_rate_limited),
+            cross_site_refusals: get(&self.cross_site_refusals),
             store,
         }
     }
@@ -159,5 +175,9 @@ pub(crate) struct Snapshot {
     table_rate_refusals: u64,
     origin_refusals: u64,
     quarantined: Vec<String>,
+    http_connection_refusals: u64,
+    http_timeouts: u64,
+    http_rate_limited: u64,
+    cross_site_refusals: u64,
     store: Option<jass_store::Metrics>,
 }

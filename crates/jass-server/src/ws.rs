@@ -215,7 +215,11 @@ impl Conn {
                 changed = views.changed() => {
                     if changed.is_err() {
                         // The table dropped this view: stopping, or this seat was
-                        // freed (the kick arrives first when it was).
+                        // freed (the kick arrives first when it was). Its last state
+                        // still goes out first.
+                        if let Some(frame) = unseen(&mut views) {
+                            self.send(Message::Text(frame)).await.ok()?;
+                        }
                         let code = if shutdown.is_stopping() { close::SERVICE_RESTART } else { close::NORMAL };
                         return Some((code, "table closed"));
                     }
@@ -260,12 +264,12 @@ impl Conn {
                 let result = table.request(self.id, msg).await;
                 // The state this request produced goes out before its ack, so a client
                 // that sees the ack already holds the new view; queued only, so the
-                // two leave in one write when the ack is flushed.
-                if views.has_changed().unwrap_or(false) {
-                    let frame = views.borrow_and_update().clone();
-                    if !frame.is_empty() {
-                        self.feed(Message::Text(frame)).await?;
-                    }
+                // two leave in one write when the ack is flushed. Asked of the value,
+                // not the channel: a table stopping (SIGTERM) drops its sender right
+                // after answering, and `Receiver::has_changed` then errs although the
+                // new state is there (issue 13 point 16).
+                if let Some(frame) = unseen(views) {
+                    self.feed(Message::Text(frame)).await?;
                 }
                 match result {
                     Ok(()) => {
@@ -286,25 +290,28 @@ impl Conn {
             Some(Err(e)) => return close_for(&e),
             Some(Ok(m)) => m,
         };
+        // Control frames count against the budget like messages (issue 13 point 12):
+        // tungstenite answers every ping by itself, so an uncounted ping flood would
+        // be answered without end.
         let text = match msg {
-            Message::Ping(_) | Message::Pong(_) => return Step::Continue,
+            Message::Ping(_) | Message::Pong(_) => None,
             Message::Close(_) => return Step::Gone,
-            Message::Text(t) => Some(t),
-            Message::Binary(_) => None,
+            Message::Text(t) => Some(Some(t)),
+            Message::Binary(_) => Some(None),
         };
-        match self.limit.check() {
-            Verdict::Allow => {}
-            Verdict::Limited => {
-                return match self.error(None, ErrorCode::RateLimited, "too many messages; slow down").await {
-                    Ok(()) => Step::Continue,
-                    Err(()) => Step::Gone,
-                };
-            }
-            Verdict::Flood => {
+        let verdict = self.limit.check();
+        if verdict != Verdict::Allow {
+            // A refused request still gets its one answer with its `id` (issue 13
+            // point 15): a client waiting for it would otherwise wait for ever.
+            let id = text.as_ref().and_then(|t| t.as_deref()).and_then(request_id);
+            let sent = self.error(id, ErrorCode::RateLimited, "too many messages; slow down").await;
+            if verdict == Verdict::Flood {
                 bump(&self.app.stats.rate_limited_closes);
                 return Step::Close(close::RATE_LIMITED, "rate limit exceeded");
             }
+            return if sent.is_ok() { Step::Continue } else { Step::Gone };
         }
+        let Some(text) = text else { return Step::Continue };
         let Some(text) = text else {
             return self.malformed(None, "binary frames are not part of the protocol".to_owned()).await;
         };
@@ -314,9 +321,7 @@ impl Conn {
                 Step::Msg(msg)
             }
             Err(e) => {
-                let id = serde_json::from_str::<serde_json::Value>(&text)
-                    .ok()
-                    .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64));
+                let id = request_id(&text);
                 self.malformed(id, e.to_string()).await
             }
         }
@@ -413,6 +418,24 @@ impl Conn {
         })
         .await;
     }
+}
+
+/// The `id` of a frame that is not (or not yet) parsed as a message, when it has a
+/// readable one: its answer must echo it.
+fn request_id(text: &str) -> Option<u64> {
+    /// Only the `id`; every other field is skipped unparsed.
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        id: Option<u64>,
+    }
+    serde_json::from_str::<Probe>(text).ok().and_then(|p| p.id)
+}
+
+/// The newest state if this socket has not seen it yet, also when the table has
+/// already dropped the channel's sender; marks it seen.
+fn unseen(views: &mut watch::Receiver<Utf8Bytes>) -> Option<Utf8Bytes> {
+    let frame = views.borrow_and_update();
+    (frame.has_changed() && !frame.is_empty()).then(|| frame.clone())
 }
 
 /// The close code for a socket error: too big (1009), bad UTF-8 (1007), or just drop.
