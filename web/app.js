@@ -213,8 +213,10 @@ function openTable(table, token) {
     },
     onState: onState,
     onError: (m) => {
-      if (m.code === 'stale' || m.code === 'disconnected') return;
-      notice(t('error', { msg: m.message || m.code }));
+      // An answer to a request of ours is shown by `send`, which awaited it.
+      if (m.code === 'disconnected' || m.id != null) return;
+      // A refused move is said, never swallowed: the player sees why and acts again.
+      notice(m.code === 'stale' ? t('stale') : t('error', { msg: m.message || m.code }));
     },
     onStop: (code) => {
       if (code === 4003) {
@@ -280,7 +282,8 @@ function onState(msg) {
 async function send(msg) {
   if (!app.conn) return;
   const err = await app.conn.send(msg);
-  if (err && err.code !== 'stale' && err.code !== 'disconnected') notice(t('error', { msg: err.message || err.code }));
+  if (!err || err.code === 'disconnected') return;
+  notice(err.code === 'stale' ? t('stale') : t('error', { msg: err.message || err.code }));
 }
 
 function act(type, extra = {}) {

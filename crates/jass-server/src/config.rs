@@ -81,6 +81,8 @@ pub struct Config {
     /// A table no player ever connected to is dropped after this long (it only
     /// holds a slot; issue 13, point 10).
     pub table_unjoined_timeout: Duration,
+    /// Most tables created by one client address that are held at once.
+    pub max_held_tables_per_ip: usize,
     /// Most spectators watching one table at once.
     pub max_spectators: usize,
     /// Most spectators watching one table at once from one client address.
@@ -125,6 +127,7 @@ impl Default for Config {
             table_mailbox: 32,
             table_idle_timeout: Duration::from_secs(24 * 60 * 60),
             table_unjoined_timeout: Duration::from_secs(10 * 60),
+            max_held_tables_per_ip: 100,
             max_spectators: 32,
             max_spectators_per_ip: 4,
             finished_retention: Duration::from_secs(30 * 24 * 60 * 60),

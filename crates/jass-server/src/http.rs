@@ -215,13 +215,19 @@ async fn create(
     if !app.registry.has_room() {
         return Err(busy("tables"));
     }
+    let Some(held) = app.per_ip.hold_table(peer.ip()) else {
+        bump(&app.stats.table_rate_refusals);
+        return Ok(too_many("tables held"));
+    };
     if !app.per_ip.create_table(peer.ip()) {
         bump(&app.stats.table_rate_refusals);
         return Ok(too_many("new tables"));
     }
     let guard = app.guards.guard().ok_or_else(|| busy("tables"))?;
     let id: Arc<str> = new_table_id().into();
-    let handle = spawn(app.table_spawn(Arc::clone(&id), options, guard));
+    let mut spawning = app.table_spawn(Arc::clone(&id), options, guard);
+    spawning.held = Some(held);
+    let handle = spawn(spawning);
     if !app.registry.insert(Arc::clone(&id), handle.clone()) {
         return Err(busy("tables"));
     }

@@ -98,6 +98,7 @@ impl App {
             unjoined_timeout: self.config.table_unjoined_timeout,
             max_spectators: self.config.max_spectators,
             max_spectators_per_ip: self.config.max_spectators_per_ip,
+            held: None,
         }
     }
 
@@ -193,6 +194,7 @@ pub async fn run_restoring(
         sockets: config.max_connections_per_ip,
         http: config.max_http_connections_per_ip,
         tables: config.max_tables_per_ip,
+        held_tables: config.max_held_tables_per_ip,
         window: config.table_window,
         request_burst: config.http_rate_burst,
         request_rate: config.http_rate_per_second,

@@ -73,6 +73,9 @@ pub(crate) struct PerIp {
     sockets: Arc<Slots>,
     /// TCP connections still speaking HTTP (an upgraded one leaves this count).
     http: Arc<Slots>,
+    /// Tables an address created that are still held (issue 13 point 10): the rate
+    /// of creation alone would let one address hold rate × lifetime tables.
+    held: Arc<Slots>,
     max_tables: u32,
     window: Duration,
     tables: Mutex<(HashMap<IpAddr, Window>, usize)>,
@@ -110,6 +113,8 @@ pub(crate) struct Limits {
     pub(crate) http: usize,
     /// Tables created per address per `window`.
     pub(crate) tables: u32,
+    /// Tables created by one address held at once.
+    pub(crate) held_tables: usize,
     /// The window of `tables`.
     pub(crate) window: Duration,
     /// Table API requests per address: the burst…
@@ -124,6 +129,7 @@ impl PerIp {
         Self {
             sockets: Slots::new(limits.sockets),
             http: Slots::new(limits.http),
+            held: Slots::new(limits.held_tables),
             max_tables: limits.tables,
             window: limits.window,
             tables: Mutex::new((HashMap::new(), SWEEP_AT)),
@@ -136,6 +142,12 @@ impl PerIp {
     /// A socket slot for `ip`, or `None` if it has its most sockets open already.
     pub(crate) fn connect(&self, ip: IpAddr) -> Option<IpSlot> {
         self.sockets.take(ip)
+    }
+
+    /// A slot for one more table created by `ip`, held by the table's actor until it
+    /// ends; `None` when the address holds its most tables already.
+    pub(crate) fn hold_table(&self, ip: IpAddr) -> Option<IpSlot> {
+        self.held.take(ip)
     }
 
     /// An HTTP connection slot for `ip`, or `None` at its cap (issue 13 point 8).
@@ -188,7 +200,7 @@ mod tests {
     }
 
     fn limits(sockets: usize, tables: u32, window: Duration) -> Limits {
-        Limits { sockets, http: sockets, tables, window, request_burst: 2, request_rate: 1 }
+        Limits { sockets, http: sockets, tables, held_tables: 8, window, request_burst: 2, request_rate: 1 }
     }
 
     #[test]

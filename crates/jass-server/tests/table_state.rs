@@ -281,3 +281,29 @@ async fn point13_a_stored_name_is_checked_like_a_new_one() {
     assert_eq!(names[2], "Seat 2", "{names:?}");
     assert_eq!(names[0], "Anna");
 }
+
+/// Point 10: one address holds a bounded number of tables at once, whatever its rate
+/// of creation; a table it held that expires gives its place back.
+#[tokio::test]
+async fn point10_one_address_holds_a_bounded_number_of_tables() {
+    let config = Config {
+        max_held_tables_per_ip: 2,
+        table_unjoined_timeout: Duration::from_millis(300),
+        ..unlimited_config()
+    };
+    let server = Server::start(config).await;
+    server.create(json!({"name": "Anna"})).await;
+    server.create(json!({"name": "Ben"})).await;
+    let (status, body) = server.post("/api/tables", json!({"name": "Carla"})).await;
+    assert_eq!((status, body["code"].as_str()), (429, Some("busy")), "{body}");
+    // Once the never-joined tables expire, the address may create again.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let (status, _) = server.post("/api/tables", json!({"name": "Carla"})).await;
+        if status == 201 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the held tables were never given back");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -58,6 +58,9 @@ pub(crate) struct Spawn {
     pub(crate) max_spectators: usize,
     /// Most spectators watching at once from one client address.
     pub(crate) max_spectators_per_ip: usize,
+    /// The creating address's count of held tables, given back when the actor ends
+    /// (`None` for a table restored at start-up).
+    pub(crate) held: Option<crate::per_ip::IpSlot>,
 }
 
 /// Starts a table's actor. The `Created` entry is stored before any command is
@@ -92,6 +95,7 @@ fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
         // downtime is not idleness (issue 13, point 1), so it gets the full timeout.
         joined: !fresh,
         last_activity: Instant::now(),
+        _held: s.held,
     };
     // Boxed: a task that owns its actor by value keeps it twice in its state (once
     // as the captured argument, once as the moved local), about 1.8 KB per table.
@@ -153,6 +157,8 @@ struct TableActor {
     joined: bool,
     /// Last command handled, for the idle timer.
     last_activity: Instant,
+    /// See [`Spawn::held`]; only dropped.
+    _held: Option<crate::per_ip::IpSlot>,
 }
 
 /// The record of a finished game (seeds revealed, R12), or why there is none yet.
