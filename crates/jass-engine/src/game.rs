@@ -8,11 +8,12 @@ use serde::{Deserialize, Serialize};
 use crate::action::{Action, CreditKind, Event, Events};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
+use crate::compact::{Cached, CompactRecord, History};
 use crate::contract::{Contract, tables};
 use crate::deal::{Commitment, Seed, deal};
 use crate::error::RuleError;
 use crate::options::{CountingOrder, End, FirstRound, Options, OptionsError};
-use crate::record::{Record, RoundRecord, SeatAction};
+use crate::record::{RECORD_FORMAT, Record};
 use crate::seat::{Seat, Team};
 use crate::short_list::ShortList;
 use crate::trick::{PlayedCard, PlayedCards, Trick, legal_cards};
@@ -320,11 +321,18 @@ pub struct Game {
     pub(crate) totals_before: [u32; 2],
     /// Crossing of the target found in finished rounds (R10).
     crossed: [Option<CountPos>; 2],
-    pub(crate) history: Vec<RoundSummary>,
+    /// The finished rounds' summaries, compact (a server keeps a game for its whole
+    /// length: Issue 13 point 14).
+    pub(crate) history: History,
     /// The last of `history`, kept apart so that views copy it straight from here.
     pub(crate) last_round: Option<RoundSummary>,
     pub(crate) result: Option<GameResult>,
-    record: Record,
+    /// The record, compact.
+    log: CompactRecord,
+    /// [`record`](Self::record) and [`history`](Self::history) in full, built when
+    /// asked and dropped at the next action.
+    full_record: Cached<Record>,
+    full_history: Cached<Vec<RoundSummary>>,
 }
 
 /// What [`Game::check`] found valid, so `apply` need not redo the work.
@@ -341,16 +349,19 @@ impl Game {
     pub fn new(options: Options, seed: Seed) -> Result<Self, OptionsError> {
         options.validate()?;
         let round = Round::new(0, None, seed, options.first_round, Vec::with_capacity(16));
-        let record = Record::new(options, RoundRecord::new(&round));
+        let mut log = CompactRecord::default();
+        log.deal(seed, round.dealer);
         Ok(Self {
             options,
             round,
             totals_before: [0; 2],
             crossed: [None; 2],
-            history: Vec::new(),
+            history: History::new([0; 2]),
             last_round: None,
             result: None,
-            record,
+            log,
+            full_record: Cached::default(),
+            full_history: Cached::default(),
         })
     }
 
@@ -384,8 +395,9 @@ impl Game {
         let r = &mut game.round;
         (r.dealer, r.forehand, r.dealt, r.hands, r.trick) =
             (dealer, forehand, hands, hands, Trick::new(forehand));
-        game.record.rounds[0] = RoundRecord::new(&game.round);
+        game.log.give_first_hands(dealer, hands);
         game.totals_before = totals;
+        game.history = History::new(totals);
         Ok(game)
     }
 
@@ -397,15 +409,41 @@ impl Game {
 
     /// The record so far (options, seeds, hands, actions). It holds the current
     /// round's seed and every hand: give it to players only once the game is over.
+    ///
+    /// The game keeps its record compact; this builds it in full and keeps it until
+    /// the next action. A caller that only copies it out (a server answering a
+    /// download) should use [`to_record`](Self::to_record), which keeps nothing.
     #[must_use]
-    pub const fn record(&self) -> &Record {
-        &self.record
+    pub fn record(&self) -> &Record {
+        self.full_record.get_or_init(|| self.to_record())
     }
 
-    /// Summaries of the rounds played so far.
+    /// The record so far, built from the compact form the game keeps (see
+    /// [`record`](Self::record)).
+    #[must_use]
+    pub fn to_record(&self) -> Record {
+        Record { format: RECORD_FORMAT.to_owned(), options: self.options, rounds: self.log.rounds() }
+    }
+
+    /// How many rounds were dealt (the record's rounds).
+    pub(crate) const fn rounds_dealt(&self) -> usize {
+        self.log.rounds_dealt()
+    }
+
+    /// The dealer and dealt hands of round `i`, if it was dealt.
+    pub(crate) fn dealt(&self, i: usize) -> Option<(Seat, [CardSet; 4])> {
+        if i == self.round.number as usize {
+            Some((self.round.dealer, self.round.dealt))
+        } else {
+            self.log.dealt(i)
+        }
+    }
+
+    /// Summaries of the rounds played so far (built in full from the compact form the
+    /// game keeps, and kept until the next action).
     #[must_use]
     pub fn history(&self) -> &[RoundSummary] {
-        &self.history
+        self.full_history.get_or_init(|| self.history.expand(&self.log, &self.options))
     }
 
     /// The result, once the game is over.
@@ -765,6 +803,10 @@ impl Game {
     /// Inline: where the buffer is a caller's local, the pushes then know it is still
     /// inline instead of checking for a spilled one each time.
     #[inline]
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "the action is the caller's to give up, as in `apply`; the game keeps only its code"
+    )]
     pub fn apply_into(
         &mut self,
         seat: Seat,
@@ -778,8 +820,11 @@ impl Game {
         let Some(checked) = self.check(seat, &action).ok() else {
             return Err(self.refusal(seat, &action));
         };
-        // Where the record keeps it, fixed before a round end deals the next round.
-        let slot = self.record_slot(&action);
+        // Recorded before it is applied: a round's last card belongs to its round, not
+        // to the one it deals.
+        self.log.push(seat, &action);
+        self.full_record.clear();
+        self.full_history.clear();
         match (&action, &checked) {
             (Action::Bedanke, _) => self.bedanke(seat, events),
             (Action::Stoeck, _) => {
@@ -811,19 +856,7 @@ impl Game {
             }
             (Action::Play { .. }, Checked::Plain) => {}
         }
-        if let Some(r) = self.record.rounds.get_mut(slot) {
-            r.actions.push(SeatAction { seat, action });
-        }
         Ok(())
-    }
-
-    /// The index of the record round that keeps `action`: the current round, except
-    /// that a bedanke between rounds is kept after the finished round's last action (R10).
-    fn record_slot(&self, action: &Action) -> usize {
-        let rounds = &self.record.rounds;
-        let n = rounds.len();
-        let between = matches!(action, Action::Bedanke) && n >= 2 && rounds[n - 1].actions.is_empty();
-        if between { n - 2 } else { n - 1 }
     }
 
     fn announce_stoeck(&mut self, seat: Seat, auto: bool, trick: u8, events: &mut Events) {
@@ -987,7 +1020,18 @@ impl Game {
     }
 
     fn push_summary(&mut self, summary: RoundSummary) {
-        self.history.push(summary);
+        debug_assert_eq!(summary.round as usize, self.history.len(), "one summary a round, in order");
+        self.history.push(&summary);
+        debug_assert_eq!(
+            crate::compact::CompactSummary::new(&summary).expand(
+                summary.round,
+                summary.seed,
+                self.totals_before,
+                &self.options
+            ),
+            summary,
+            "the compact summary gives the summary back"
+        );
         self.last_round = Some(summary);
     }
 
@@ -1039,7 +1083,7 @@ impl Game {
         let mut credits = std::mem::take(&mut self.round.credits);
         credits.clear();
         self.round = Round::new(self.round.number + 1, Some(dealer), seed, self.options.first_round, credits);
-        self.record.rounds.push(RoundRecord::new(&self.round));
+        self.log.deal(seed, self.round.dealer);
         events.push(Event::RoundDealt {
             round: self.round.number,
             dealer: self.round.dealer,

@@ -14,6 +14,8 @@
 //! - `view`: [`SeatView`], the allow-list projection per viewer; its short lists are
 //!   inline ([`ShortList`]s and [`ArrayVec`]s), so a view allocates nothing.
 //! - `record`: [`Record`], replay and verification (R12).
+//! - `compact`: the record and round summaries as a game keeps them (one byte an
+//!   action), from which [`Game::record`] and [`Game::history`] are built.
 //! - `playout`: allocation-free random rounds for bots and benchmarks.
 //! - `error`: [`RuleError`] with stable wire codes.
 //!
@@ -45,6 +47,7 @@
 mod action;
 mod card;
 mod cardset;
+mod compact;
 mod contract;
 mod deal;
 mod error;

@@ -7,7 +7,7 @@ use crate::action::Action;
 use crate::cardset::CardSet;
 use crate::deal::Seed;
 use crate::error::RuleError;
-use crate::game::{Game, Round};
+use crate::game::Game;
 use crate::options::{Options, OptionsError};
 use crate::seat::Seat;
 
@@ -48,13 +48,6 @@ pub struct SeatAction {
     pub seat: Seat,
     /// What they did.
     pub action: Action,
-}
-
-impl RoundRecord {
-    pub(crate) fn new(r: &Round) -> Self {
-        // A round has at most 37 actions, plus the odd Stöck or bedanke.
-        Self { dealer: r.dealer, seed: r.seed, hands: r.dealt, actions: Vec::with_capacity(40) }
-    }
 }
 
 /// Why a record does not replay.
@@ -99,10 +92,6 @@ pub enum ReplayError {
 }
 
 impl Record {
-    pub(crate) fn new(options: Options, first: RoundRecord) -> Self {
-        Self { format: RECORD_FORMAT.to_owned(), options, rounds: vec![first] }
-    }
-
     /// Replays the record from its options and seeds (R12).
     ///
     /// # Errors
@@ -124,14 +113,13 @@ impl Record {
         let first = self.rounds.first().ok_or(ReplayError::Empty)?;
         let mut game = Game::new(self.options, first.seed)?;
         for (ri, rr) in self.rounds.iter().enumerate() {
-            let dealt =
-                game.record().rounds.get(ri).ok_or(ReplayError::ExtraRounds {
-                    extra: self.rounds.len() - game.record().rounds.len(),
-                })?;
-            if dealt.dealer != rr.dealer {
+            let (dealer, hands) = game
+                .dealt(ri)
+                .ok_or(ReplayError::ExtraRounds { extra: self.rounds.len() - game.rounds_dealt() })?;
+            if dealer != rr.dealer {
                 return Err(ReplayError::DealMismatch { round: ri, what: "dealer" });
             }
-            if dealt.hands != rr.hands {
+            if hands != rr.hands {
                 return Err(ReplayError::DealMismatch { round: ri, what: "hands" });
             }
             let next = self.rounds.get(ri + 1).map(|r| r.seed);
@@ -151,7 +139,7 @@ impl Record {
                 each(&game, &events);
             }
         }
-        if game.record().rounds.len() > self.rounds.len() {
+        if game.rounds_dealt() > self.rounds.len() {
             return Err(ReplayError::MissingRound(self.rounds.len() - 1));
         }
         Ok(game)

@@ -10,6 +10,9 @@
 //! grep VmRSS /proc/$PID/status                    # after, while this holds the sockets
 //! ```
 //!
+//! This holds every table in its first round. Memory over whole games (every table
+//! playing 15 rounds, read with the sockets open) is `jass-loadgen --rounds 15`.
+//!
 //! A measuring tool run by hand against a server of one's own: any failure (server
 //! down, an unexpected reply) ends it at once with a panic at the failing step, which
 //! is all a measurement needs. It is not part of the server; no client reaches it.

@@ -11,11 +11,25 @@
 //!     --server http://127.0.0.1:8080 --tables 2500 --think-ms 1000 --duration 60
 //! ```
 //!
+//! With `--rounds N` it measures memory over whole games instead: the tables play one
+//! game each, with the target out of reach so that none ends or starts anew, and the
+//! server's memory per table is read once every table has finished its first round
+//! and again once every table has finished N rounds (a game to 2,500 lasts about 15),
+//! with the sockets still open; `--duration` then bounds the wait. A short think time
+//! gets there in minutes (a seat acts at most every four think times, inside the
+//! server's 5 messages a second):
+//!
+//! ```text
+//! cargo run --release -p jass-bot --bin jass-loadgen -- \
+//!     --server http://127.0.0.1:8080 --tables 500 --think-ms 100 --rounds 15 --duration 600
+//! ```
+//!
 //! Bounded on purpose: loopback servers only, at most 5,000 tables and 600 s of play;
 //! it stops by itself and closes every socket.
 
 use std::net::IpAddr;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -36,6 +50,10 @@ use tokio::task::JoinSet;
 /// Hard caps, so a typo cannot turn the bench into a flood.
 const MAX_TABLES: usize = 5_000;
 const MAX_DURATION_S: u64 = 600;
+const MAX_ROUNDS: u32 = 100;
+/// The target of a `--rounds` game: out of reach, so the game neither ends nor starts
+/// anew before every table has played its rounds.
+const UNREACHABLE_TARGET: u32 = 100_000;
 
 /// Command line.
 #[derive(Parser, Debug)]
@@ -62,6 +80,11 @@ struct Args {
     /// WebSocket handshakes in flight at once.
     #[arg(long, default_value_t = 256)]
     connect_concurrency: usize,
+    /// Measure memory over whole games: play (a game to 2,500 with the target out of
+    /// reach) until every table has finished this many rounds, reading the server's
+    /// memory per table after round 1 and after this round; `--duration` bounds the wait.
+    #[arg(long)]
+    rounds: Option<u32>,
 }
 
 fn main() -> ExitCode {
@@ -88,6 +111,8 @@ fn main() -> ExitCode {
 #[derive(Default)]
 struct TableClock {
     sent: Mutex<Vec<(u64, Instant)>>,
+    /// Rounds finished, as the table's seats last saw it.
+    rounds: AtomicU32,
 }
 
 /// One delivery, kept for the report when it is the slowest.
@@ -142,6 +167,9 @@ impl Observer for Probe {
         let now = Instant::now();
         let in_play = now.saturating_duration_since(self.play_start);
         let played = cards_played(view);
+        if let Some(g) = &view.game {
+            self.clock.rounds.fetch_max(g.rounds_played, Ordering::Relaxed);
+        }
         if played > self.seen
             && now <= self.play_end
             && let Ok(sent) = self.clock.sent.lock()
@@ -233,9 +261,13 @@ async fn run(args: Args) -> Result<bool, BotError> {
             "the load bench only targets a server on this machine (loopback)".into(),
         ));
     }
-    if args.tables == 0 || args.tables > MAX_TABLES || args.duration > MAX_DURATION_S {
+    if args.tables == 0
+        || args.tables > MAX_TABLES
+        || args.duration > MAX_DURATION_S
+        || args.rounds.is_some_and(|n| !(1..=MAX_ROUNDS).contains(&n))
+    {
         return Err(BotError::Usage(format!(
-            "--tables 1..={MAX_TABLES}, --duration 0..={MAX_DURATION_S} seconds"
+            "--tables 1..={MAX_TABLES}, --duration 0..={MAX_DURATION_S} seconds, --rounds 1..={MAX_ROUNDS}"
         )));
     }
     let sockets = args.tables * 4;
@@ -252,7 +284,14 @@ async fn run(args: Args) -> Result<bool, BotError> {
 
     // 1. Tables over HTTP, a few at a time.
     let t0 = Instant::now();
-    let create = CreateTable { name: "Load".into(), preset: Some(Preset::To1000), options: None };
+    let create = match args.rounds {
+        None => CreateTable { name: "Load".into(), preset: Some(Preset::To1000), options: None },
+        Some(_) => {
+            let mut options = serde_json::Map::new();
+            options.insert("target".into(), UNREACHABLE_TARGET.into());
+            CreateTable { name: "Load".into(), preset: Some(Preset::Swisslos), options: Some(options) }
+        }
+    };
     let gate = Arc::new(Semaphore::new(args.create_concurrency.max(1)));
     let mut set = JoinSet::new();
     for _ in 0..args.tables {
@@ -334,10 +373,14 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let sched_server_0 = pid.and_then(|p| sched_ns(&p.to_string()));
     let sched_self_0 = sched_ns("self");
     let store_0 = server.stats().await.ok().map(|s| s["store"].clone());
+    // `--rounds`: the seats stop when the readings are taken (or at the deadline).
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let mut set = JoinSet::new();
     for (i, (ti, conn)) in conns.into_iter().enumerate() {
         let clock = clocks[ti].clone();
         let config = config.clone();
+        let mut stop_rx = stop_rx.clone();
+        let by_rounds = args.rounds.is_some();
         set.spawn(async move {
             let mut rng = StdRng::seed_from_u64(i as u64);
             let mut probe = Probe {
@@ -351,12 +394,34 @@ async fn run(args: Args) -> Result<bool, BotError> {
                 cards: 0,
                 refused: Vec::new(),
             };
-            let outcome = conn.play(&config, &mut rng, &mut probe, tokio::time::sleep_until(deadline)).await;
+            let stop = async move {
+                if by_rounds {
+                    tokio::select! {
+                        () = tokio::time::sleep_until(deadline) => {}
+                        _ = stop_rx.wait_for(|&stop| stop) => {}
+                    }
+                } else {
+                    tokio::time::sleep_until(deadline).await;
+                }
+            };
+            let outcome = conn.play(&config, &mut rng, &mut probe, stop).await;
             (outcome, probe)
         });
     }
-    tokio::time::sleep_until(deadline - Duration::from_millis(200).min(deadline - play_start)).await;
-    let rss_end = pid.and_then(rss_kib);
+    let mut by_rounds = None;
+    let rss_end = match args.rounds {
+        None => {
+            tokio::time::sleep_until(deadline - Duration::from_millis(200).min(deadline - play_start)).await;
+            pid.and_then(rss_kib)
+        }
+        Some(n) => {
+            let readings = read_by_rounds(&clocks, n, pid, deadline).await;
+            let _ = stop_tx.send(true);
+            let end = readings.last.as_ref().and_then(|r| r.rss);
+            by_rounds = Some(readings);
+            end
+        }
+    };
     let cpu_server = pid.and_then(|p| cpu_ticks(&p.to_string())).zip(cpu_server_0).map(|(a, b)| a - b);
     let cpu_self = cpu_ticks("self").zip(cpu_self_0).map(|(a, b)| a - b);
     let delta = |now: Option<(u64, u64)>, then: Option<(u64, u64)>| {
@@ -494,18 +559,91 @@ async fn run(args: Args) -> Result<bool, BotError> {
         );
     }
     let mem = kib_per_table(rss_end.max(rss_connected));
-    let checks = [
-        ("p50 <= 2 ms", p50 <= 2.0),
-        ("p99 <= 10 ms", p99 <= 10.0),
-        ("p99.9 <= 25 ms", p999 <= 25.0),
-        ("memory <= 64 KiB/table", mem.is_none_or(|m| m <= 64.0)),
-        ("ramp <= 10 s", ramp <= Duration::from_secs(10)),
-        ("no failures", setup_errors + connect_errors + failed == 0),
-    ];
+    let failures = setup_errors + connect_errors + failed;
+    let checks: Vec<(String, bool)> = match (&by_rounds, args.rounds) {
+        (Some(r), Some(n)) => {
+            for (what, reading) in [("after round 1", &r.first), (&*format!("after {n} rounds"), &r.last)] {
+                match reading {
+                    Some(x) => println!(
+                        "server memory per table {what}: {:.1} KiB (rounds finished per table: min {}, median {}, max {}; {:.0} s into play)",
+                        kib_per_table(x.rss).unwrap_or(f64::NAN),
+                        x.min,
+                        x.median,
+                        x.max,
+                        x.at.as_secs_f64()
+                    ),
+                    None => println!("server memory per table {what}: not reached before the deadline"),
+                }
+            }
+            vec![
+                (format!("every table played {n} rounds"), r.last.is_some()),
+                (format!("memory <= 64 KiB/table after {n} rounds"), mem.is_none_or(|m| m <= 64.0)),
+                ("no failures".into(), failures == 0),
+            ]
+        }
+        _ => vec![
+            ("p50 <= 2 ms".into(), p50 <= 2.0),
+            ("p99 <= 10 ms".into(), p99 <= 10.0),
+            ("p99.9 <= 25 ms".into(), p999 <= 25.0),
+            ("memory <= 64 KiB/table".into(), mem.is_none_or(|m| m <= 64.0)),
+            ("ramp <= 10 s".into(), ramp <= Duration::from_secs(10)),
+            ("no failures".into(), failures == 0),
+        ],
+    };
     let summary: Vec<String> =
         checks.iter().map(|(name, ok)| format!("{name}: {}", if *ok { "ok" } else { "MISSED" })).collect();
     println!("targets: {}", summary.join("; "));
     Ok(checks.iter().all(|(_, ok)| *ok))
+}
+
+/// One reading of the server's memory in a `--rounds` run.
+struct RoundsReading {
+    rss: Option<u64>,
+    /// Rounds finished per table when it was taken.
+    min: u32,
+    median: u32,
+    max: u32,
+    at: Duration,
+}
+
+/// The two readings of a `--rounds` run: once every table has finished round 1, and
+/// once every table has finished `n` rounds (`None` if the deadline came first).
+struct ByRounds {
+    first: Option<RoundsReading>,
+    last: Option<RoundsReading>,
+}
+
+/// Watches the tables' progress until every table has finished `n` rounds or the
+/// deadline passes, reading the server's memory after round 1 and after round `n`.
+async fn read_by_rounds(
+    clocks: &[Arc<TableClock>],
+    n: u32,
+    pid: Option<u32>,
+    deadline: tokio::time::Instant,
+) -> ByRounds {
+    let start = tokio::time::Instant::now();
+    let mut out = ByRounds { first: None, last: None };
+    while tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let mut rounds: Vec<u32> = clocks.iter().map(|c| c.rounds.load(Ordering::Relaxed)).collect();
+        rounds.sort_unstable();
+        let (Some(&min), Some(&max)) = (rounds.first(), rounds.last()) else { break };
+        let reading = || RoundsReading {
+            rss: pid.and_then(rss_kib),
+            min,
+            median: rounds.get(rounds.len() / 2).copied().unwrap_or(min),
+            max,
+            at: start.elapsed(),
+        };
+        if out.first.is_none() && min >= 1 {
+            out.first = Some(reading());
+        }
+        if min >= n {
+            out.last = Some(reading());
+            break;
+        }
+    }
+    out
 }
 
 /// The store's work during play, from two `/api/stats` answers (`None` without a

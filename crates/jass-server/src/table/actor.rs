@@ -168,7 +168,7 @@ pub(crate) fn finished_record(game: Option<&Game>) -> Result<jass_engine::Record
         Some(g) if g.result().is_none() => {
             Err(Refusal::new(ErrorCode::GameNotOver, "the record is published when the game is over"))
         }
-        Some(g) => Ok(g.record().clone()),
+        Some(g) => Ok(g.to_record()),
     }
 }
 
