@@ -15,7 +15,7 @@ for run in $(seq 1 "$runs"); do
   sync
   db="$(mktemp -d)/jass.sqlite3"  # the embedded store is on, as in production
   RUST_LOG=warn "$bin/jass-server" --addr "127.0.0.1:$port" --db "$db" \
-    --max-connections-per-ip 40000 --max-tables-per-ip 100000 \
+    --max-connections-per-ip 40000 --max-tables-per-ip 100000 --max-held-tables-per-ip 100000 \
     --max-http-connections-per-ip 40000 --http-rate-burst 100000 --http-rate-per-second 100000 >/dev/null 2>&1 &
   pid=$!
   trap 'kill $pid 2>/dev/null || true' EXIT

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! cargo run --release -p jass-server -- --addr 127.0.0.1:8080 \
-//!     --max-connections-per-ip 40000 --max-tables-per-ip 100000 \
+//!     --max-connections-per-ip 40000 --max-tables-per-ip 100000 --max-held-tables-per-ip 100000 \
 //!     --max-http-connections-per-ip 40000 --http-rate-burst 100000 --http-rate-per-second 100000 &
 //! cargo run --release -p jass-bot --bin jass-loadgen -- \
 //!     --server http://127.0.0.1:8080 --tables 2500 --think-ms 1000 --duration 60

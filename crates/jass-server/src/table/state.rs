@@ -39,9 +39,12 @@ fn shown_name(seat: Seat, stored: &str) -> String {
 /// Why an entry cannot be applied to the state it follows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum ApplyError {
-    /// A game start whose options the engine refuses.
-    #[error("a game started with options the engine refuses")]
+    /// Options the engine refuses (at creation, a change or a game start).
+    #[error("options the engine refuses")]
     BadOptions,
+    /// A game start whose number does not follow the last one.
+    #[error("a game number that does not follow the last one")]
+    GameNumber,
     /// A rematch vote while no game is over.
     #[error("a rematch vote while no game is over")]
     RematchOutOfPlace,
@@ -125,7 +128,11 @@ impl TableState {
     /// The entry does not follow from this state (damaged or foreign history).
     pub(crate) fn apply(&mut self, e: &Entry) -> Result<(), ApplyError> {
         match e {
-            Entry::Created { options } | Entry::OptionsSet { options } => self.options = *options,
+            Entry::Created { options } | Entry::OptionsSet { options } => {
+                // Read back from a file: checked like a client's options (point 5).
+                options.validate().map_err(|_| ApplyError::BadOptions)?;
+                self.options = *options;
+            }
             Entry::Seated { seat, name, token_hash } => {
                 let name = shown_name(*seat, name);
                 *self.seats.at_mut(*seat) = Some(Occupant { name, token_hash: *token_hash });
@@ -147,6 +154,9 @@ impl TableState {
                 }
             }
             Entry::GameStarted { game, seed } => {
+                if Some(*game) != self.games.checked_add(1) {
+                    return Err(ApplyError::GameNumber);
+                }
                 let new = Game::new(self.options, *seed).map_err(|_| ApplyError::BadOptions)?;
                 self.game = Some(new);
                 self.games = *game;
@@ -195,5 +205,34 @@ impl TableState {
     /// the future does.
     pub(crate) fn is_current_for_game(&self, version: u64) -> bool {
         (self.game_version..=self.version).contains(&version)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn created() -> Entry {
+        Entry::Created { options: Options::default() }
+    }
+
+    /// Issue 13 point 5: counters and options read back from a file are checked, so a
+    /// damaged one quarantines the table instead of being believed.
+    #[test]
+    fn point5_a_game_number_out_of_sequence_is_refused() {
+        let seed = Seed([7; 32]);
+        let (state, failed) = TableState::replay(&[created(), Entry::GameStarted { game: 1, seed }]);
+        assert_eq!((state.games, failed), (1, None));
+        let (_, failed) = TableState::replay(&[created(), Entry::GameStarted { game: 5, seed }]);
+        assert_eq!(failed, Some((1, ApplyError::GameNumber)));
+    }
+
+    #[test]
+    fn point5_options_out_of_range_are_refused() {
+        let options = Options { target: 0, ..Options::default() };
+        let (state, failed) = TableState::replay(&[created(), Entry::OptionsSet { options }]);
+        assert_eq!(failed, Some((1, ApplyError::BadOptions)));
+        assert_eq!(state.options, Options::default(), "a refused entry changes nothing");
+        assert_eq!(state.version, 1);
     }
 }
