@@ -1,0 +1,160 @@
+//! Strength and cost of the computer player on duplicate deals (ISSUE 14, Measure).
+//!
+//! Each deal (a round dealt from a fixed seed) is played twice: once with the
+//! computers in seats 0 and 2 against random-legal-card players in seats 1 and 3, once
+//! with the teams swapped. Per deal, D = the computers' card points in both runs − 157:
+//! card points with the last-trick 5, without Weis, Stöck, the match bonus and
+//! multipliers (157 per round, as the published figures). The computers declare Weis
+//! and Stöck as usual; they are not counted.
+//!
+//! By default the contract is part of what is measured: the computer chooses its own
+//! (or pushes), the random player picks a random contract and never pushes. With
+//! `--cards-only` both sides choose with the computer's method, so only card play
+//! differs (as the published comparison, which used one common trump selector).
+//!
+//! ```text
+//! cargo run --release -p jass-ai --example strength -- --deals 1000
+//! cargo run --release -p jass-ai --example strength -- --deals 10000 --playouts 4000 --cards-only
+//! ```
+
+use std::time::{Duration, Instant};
+
+use jass_ai::{Computer, Config};
+use jass_engine::{Action, Contract, Game, Options, Seat, Seed, Viewer};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+struct Args {
+    deals: u32,
+    playouts: u32,
+    seed: u64,
+    cards_only: bool,
+    time_ms: Option<u64>,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut a = Args { deals: 1_000, playouts: 1_000, seed: 14, cards_only: false, time_ms: None };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut num = || -> Result<u64, String> {
+            it.next().and_then(|v| v.parse().ok()).ok_or_else(|| format!("{flag} needs a number"))
+        };
+        match flag.as_str() {
+            "--deals" => a.deals = u32::try_from(num()?).map_err(|e| e.to_string())?,
+            "--playouts" => a.playouts = u32::try_from(num()?).map_err(|e| e.to_string())?,
+            "--seed" => a.seed = num()?,
+            "--time-ms" => a.time_ms = Some(num()?),
+            "--cards-only" => a.cards_only = true,
+            other => {
+                return Err(format!(
+                    "unknown flag {other}; flags: --deals N --playouts N --seed N --time-ms N --cards-only"
+                ));
+            }
+        }
+    }
+    Ok(a)
+}
+
+/// A seed for one deal of the list (`master`, `deal`).
+fn deal_seed(master: u64, deal: u32) -> Seed {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(master ^ (u64::from(deal) << 20));
+    let mut s = [0u8; 32];
+    for b in &mut s {
+        *b = rng.random();
+    }
+    Seed(s)
+}
+
+/// Plays the first round of the deal with the computers on `computer_team` and returns
+/// the card points per team.
+fn play(args: &Args, deal: u32, computer_team: usize, times: &mut Vec<Duration>) -> Option<[u32; 2]> {
+    let options = Options::default();
+    let mut game = Game::new(options, deal_seed(args.seed, deal)).ok()?;
+    let config = |seat: usize| Config {
+        playouts: args.playouts,
+        time_budget: args.time_ms.map(Duration::from_millis),
+        seed: args.seed ^ (u64::from(deal) << 8) ^ seat as u64,
+        ..Config::default()
+    };
+    let mut computers: Vec<Computer> =
+        Seat::ALL.iter().map(|&s| Computer::new(s, options, config(s.index()))).collect();
+    let mut random =
+        Xoshiro256PlusPlus::seed_from_u64(args.seed ^ (u64::from(deal) << 32) ^ computer_team as u64);
+    while game.round_number() == 0 && game.result().is_none() {
+        let seat = game.to_act()?;
+        let view = game.view(Viewer::Seat(seat));
+        let computer = computers.get_mut(seat.index())?;
+        let action = if seat.team().index() == computer_team {
+            let start = Instant::now();
+            let a = computer.decide(&view)?;
+            times.push(start.elapsed());
+            a
+        } else if view.allowed.choose {
+            if args.cards_only {
+                computer.decide(&view)?
+            } else {
+                Action::Choose { contract: Contract::ALL[random.random_range(0..6)] }
+            }
+        } else {
+            let cards = view.allowed.cards;
+            Action::play(cards.nth(random.random_range(0..cards.len()))?)
+        };
+        game.apply(seat, action, || Seed([0; 32])).ok()?;
+    }
+    game.history().first().map(|r| r.card_points)
+}
+
+fn main() {
+    let args = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let mut times = Vec::new();
+    let mut diffs = Vec::with_capacity(args.deals as usize);
+    let start = Instant::now();
+    for deal in 0..args.deals {
+        let (Some(a), Some(b)) = (play(&args, deal, 0, &mut times), play(&args, deal, 1, &mut times)) else {
+            eprintln!("deal {deal} failed");
+            std::process::exit(1);
+        };
+        diffs.push(f64::from(a[0] + b[1]) - 157.0);
+    }
+    let n = diffs.len() as f64;
+    let mean = diffs.iter().sum::<f64>() / n;
+    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let se = (var / n).sqrt();
+    times.sort();
+    let pct =
+        |p: f64| times.get(((times.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default();
+    let searched: Vec<_> = times.iter().filter(|t| **t > Duration::from_micros(20)).collect();
+    println!(
+        "deals {} (x2, teams swapped), playouts/decision {}, time budget {:?} ms, {}",
+        args.deals,
+        args.playouts,
+        args.time_ms,
+        if args.cards_only {
+            "common contract choice (cards only)"
+        } else {
+            "own contract choice vs random contract"
+        }
+    );
+    println!(
+        "computer pair - random pair, card points per 157-point round: {mean:+.1} (95 % CI {:+.1} .. {:+.1}; sd(D) {:.1}; share {:.1} %)",
+        mean - 1.96 * se,
+        mean + 1.96 * se,
+        var.sqrt(),
+        50.0 + mean / 3.14
+    );
+    println!(
+        "time per decision over {} decisions: median {:?}, p99 {:?}, max {:?}; {} searched (not forced)",
+        times.len(),
+        pct(0.5),
+        pct(0.99),
+        times.last().copied().unwrap_or_default(),
+        searched.len()
+    );
+    println!("wall {:?} on one thread", start.elapsed());
+}

@@ -1,0 +1,287 @@
+//! The computer player: decides for one seat from that seat's view only.
+//!
+//! The public API takes a [`SeatView`] and never a [`Game`](jass_engine::Game), so the
+//! player cannot see a card its seat could not see (ISSUE 14 point 6); anyone can
+//! check a game afterwards with its record. Because one view shows only the trick on
+//! the table and the one before, a [`Computer`] keeps a memory of the round that it
+//! builds from every view it is given ([`Computer::observe`], and [`Computer::decide`]
+//! itself): cards played, suits a player could not follow (with the Puur exception
+//! when trump is led, R5), revealed Weis (R6) and who announced Stöck (R7).
+//!
+//! # How it decides
+//! - **Bedanke** as soon as its team's total has reached the target (R10): the team
+//!   that says it wins, unless the other team reached the target in the same trick
+//!   earlier in the counting order.
+//! - **Contract** (R3): for sampled deals of the 27 unseen cards, every contract is
+//!   played out at random from the forehand ([`play_random`]); each is worth the mean
+//!   point difference for its team, times the contract's multiplier, plus Stöck. It
+//!   pushes when it may and the best contract is worth less than
+//!   [`Config::push_below`].
+//! - **Weis** (R6): declares every Weis it is allowed (with `small_weis`, the best set
+//!   that shares no card), with its first card.
+//! - **Stöck** (R7): with the second of the two cards, or at once when the 20 points
+//!   reach the target (then bedanke).
+//! - **Cards** (R5): a forced card at once; otherwise determinized sampling: deals of
+//!   the unseen cards consistent with the memory, and for each deal every legal card
+//!   is played out at random to the end of the round; the card with the best mean
+//!   point difference for its team is played.
+//!
+//! A decision costs a bounded number of playouts ([`Config::playouts`]) and at most
+//! [`Config::time_budget`] of wall time. Given the seed and the views it was shown,
+//! a decision is deterministic unless the time budget cuts it short.
+//!
+//! ```
+//! use jass_ai::{Computer, Config};
+//! use jass_engine::{Game, Options, Seed, Viewer};
+//! let options = Options::default();
+//! let mut game = Game::new(options, Seed([3; 32])).unwrap();
+//! let seat = game.to_act().unwrap();
+//! let mut computer = Computer::new(seat, options, Config { playouts: 200, ..Config::default() });
+//! let action = computer.decide(&game.view(Viewer::Seat(seat))).unwrap();
+//! game.apply(seat, action, || Seed([4; 32])).unwrap();
+//! ```
+
+mod memory;
+mod rollout;
+mod sample;
+
+use std::time::{Duration, Instant};
+
+use jass_engine::{
+    Action, Card, CardSet, Contract, End, Options, Phase, Rank, Seat, SeatView, Team, Trick, WeisList,
+    has_stoeck, play_random,
+};
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+
+use crate::memory::Memory;
+use crate::rollout::Position;
+use crate::sample::Constraints;
+
+/// How much a computer may think, and its seed.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Playouts per decision (split over the legal cards, or the six contracts).
+    pub playouts: u32,
+    /// Wall time per decision, at most (checked between sampled deals; at least one
+    /// deal is always played out). `None`: only `playouts` bounds it, and decisions
+    /// are deterministic.
+    pub time_budget: Option<Duration>,
+    /// Seeds every decision's random numbers, together with the seat and where the
+    /// round stands.
+    pub seed: u64,
+    /// Push (R3) when the best contract's estimated worth (point difference times the
+    /// multiplier, plus Stöck) is below this.
+    pub push_below: f64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self { playouts: 2_000, time_budget: Some(Duration::from_millis(500)), seed: 0, push_below: 10.0 }
+    }
+}
+
+/// A computer player for one seat.
+#[derive(Clone, Debug)]
+pub struct Computer {
+    seat: Seat,
+    options: Options,
+    config: Config,
+    memory: Memory,
+}
+
+impl Computer {
+    /// A computer for `seat` at a table with `options` (public table settings: the
+    /// target, multipliers and variants are not in a view).
+    #[must_use]
+    pub fn new(seat: Seat, options: Options, config: Config) -> Self {
+        Self { seat, options, config, memory: Memory::default() }
+    }
+
+    /// The seat it plays for.
+    #[must_use]
+    pub const fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// Its settings; a caller under load may lower the budget between decisions.
+    pub const fn config_mut(&mut self) -> &mut Config {
+        &mut self.config
+    }
+
+    /// Takes in what a view of its seat shows (views of other seats are ignored).
+    /// Call it with every view the seat gets; views of the seat's own turns alone are
+    /// enough to see every card, as one view shows the current and the last trick.
+    /// A computer that missed part of a round (it took over mid-round) still decides,
+    /// with the cards it did not see treated as possibly anywhere.
+    pub fn observe(&mut self, view: &SeatView) {
+        if view.seat == Some(self.seat) {
+            self.memory.observe(view);
+        }
+    }
+
+    /// What to do now: `None` when there is nothing for this seat to do (not its turn,
+    /// or a view of another seat). It may say bedanke (or announce Stöck that reaches
+    /// the target) at any time, also out of turn.
+    pub fn decide(&mut self, view: &SeatView) -> Option<Action> {
+        if view.seat != Some(self.seat) || view.result.is_some() {
+            return None;
+        }
+        self.memory.observe(view);
+        let team = self.seat.team().index();
+        let target_counts = self.options.end == End::Bedanken && self.options.fixed_rounds.is_none();
+        if target_counts && view.allowed.bedanke && view.totals[team] >= self.options.target {
+            return Some(Action::Bedanke);
+        }
+        if view.allowed.stoeck && target_counts && view.allowed.bedanke {
+            let mult = view.contract.map_or(1, |k| self.options.multipliers.of(k));
+            if view.totals[team] + 20 * mult >= self.options.target {
+                return Some(Action::Stoeck);
+            }
+        }
+        if view.to_act != Some(self.seat) {
+            return None;
+        }
+        match view.phase {
+            Phase::Choosing if view.allowed.choose || view.allowed.schiebe => Some(self.choose(view)),
+            Phase::Playing if !view.allowed.cards.is_empty() => Some(self.play(view)),
+            _ => None,
+        }
+    }
+
+    /// The random numbers of one decision: from the seed, the seat and where the round
+    /// stands only, so the same views give the same decision.
+    fn rng(&self, view: &SeatView) -> Xoshiro256PlusPlus {
+        let place = [
+            u64::from(view.round),
+            u64::from(view.trick.number),
+            view.trick.cards.len() as u64,
+            u64::from(view.pushed),
+            self.seat.index() as u64,
+        ];
+        let mut h = self.config.seed ^ 0x9E37_79B9_7F4A_7C15;
+        for p in place {
+            h = splitmix(h ^ p);
+        }
+        Xoshiro256PlusPlus::seed_from_u64(h)
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.config.time_budget.map(|d| Instant::now() + d)
+    }
+
+    /// Contract or push (R3).
+    fn choose(&self, view: &SeatView) -> Action {
+        let mut rng = self.rng(view);
+        let deadline = self.deadline();
+        let hand = view.hand;
+        let me = self.seat.team().index();
+        let deals = (self.config.playouts / 6).max(1);
+        let mut worth = [0f64; 6];
+        let mut played = 0u32;
+        let blank = Memory::default();
+        let constraints = Constraints::new(self.seat, hand, view.hand_counts, &blank, false);
+        for d in 0..deals {
+            if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
+                break;
+            }
+            let Some(hands) = constraints.as_ref().and_then(|c| c.sample(&mut rng)) else { break };
+            played += 1;
+            for (k, contract) in Contract::ALL.into_iter().enumerate() {
+                let p = play_random(&mut rng, hands, contract, view.forehand, self.options.old_undenufe);
+                worth[k] += f64::from(p[me]) - f64::from(p[1 - me]);
+            }
+        }
+        let n = f64::from(played.max(1));
+        let mut best = (Contract::ALL[0], f64::MIN);
+        for (k, contract) in Contract::ALL.into_iter().enumerate() {
+            let mult = f64::from(self.options.multipliers.of(contract));
+            let stoeck = if self.options.has_extras() && has_stoeck(hand, contract) { 20.0 } else { 0.0 };
+            let value = (worth[k] / n + stoeck) * mult;
+            if value > best.1 {
+                best = (contract, value);
+            }
+        }
+        if view.allowed.schiebe && (best.1 < self.config.push_below || !view.allowed.choose) {
+            Action::Schiebe
+        } else {
+            Action::Choose { contract: best.0 }
+        }
+    }
+
+    /// A card, with Weis and Stöck (R5–R7).
+    fn play(&self, view: &SeatView) -> Action {
+        let legal = view.allowed.cards;
+        let card = if legal.len() == 1 { legal.first() } else { self.search(view, legal) };
+        let Some(card) = card.or_else(|| legal.first()) else { return Action::Bedanke };
+        let weis = declaration(&view.allowed.weis, self.options.small_weis);
+        let stoeck = view.allowed.stoeck
+            && view.contract.and_then(|k| k.trump()).is_some_and(|t| {
+                let kq = CardSet::single(Card::new(t, Rank::King)).with(Card::new(t, Rank::Queen));
+                kq.contains(card) && view.hand.without(card).bits() & kq.bits() == 0
+            });
+        Action::Play { card, weis, stoeck }
+    }
+
+    /// The legal card with the best mean outcome over sampled deals.
+    fn search(&self, view: &SeatView, legal: CardSet) -> Option<Card> {
+        let contract = view.contract?;
+        let mut rng = self.rng(view);
+        let deadline = self.deadline();
+        let constraints = Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, true)
+            .or_else(|| Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, false))?;
+        let cards: Vec<Card> = legal.iter().collect();
+        let me = self.seat.team();
+        let mut sums = vec![0i64; cards.len()];
+        let deals = (self.config.playouts / cards.len() as u32).max(1);
+        let down: Vec<Card> = view.trick.cards.iter().map(|p| p.card).collect();
+        let trick = Trick::from_cards(view.trick.leader, &down);
+        let lost_a_trick = Team::ALL.map(|t| self.memory.has_lost_a_trick(t, view));
+        for d in 0..deals {
+            if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
+                break;
+            }
+            let Some(hands) = constraints.sample(&mut rng) else { continue };
+            let position = Position {
+                hands,
+                trick,
+                trick_no: view.trick.number,
+                contract,
+                old_undenufe: self.options.old_undenufe,
+                points: view.round_points,
+                lost_a_trick,
+            };
+            for (i, &c) in cards.iter().enumerate() {
+                let p = position.play_out(c, &mut rng);
+                sums[i] += i64::from(p[me.index()]) - i64::from(p[me.other().index()]);
+            }
+        }
+        let best = sums.iter().enumerate().max_by_key(|(i, s)| (**s, std::cmp::Reverse(*i)))?.0;
+        cards.get(best).copied()
+    }
+}
+
+/// The Weis to declare from those allowed: all of them, or with `small_weis` (no card
+/// in two Weis, R6) the highest first that share no card.
+fn declaration(allowed: &WeisList, small_weis: bool) -> Vec<CardSet> {
+    let mut list: Vec<_> = allowed.iter().copied().collect();
+    list.sort_by_key(|w| std::cmp::Reverse(w.points(small_weis)));
+    let mut used = CardSet::EMPTY;
+    let mut out = Vec::new();
+    for w in list {
+        if small_weis && !(used & w.cards()).is_empty() {
+            continue;
+        }
+        used = used | w.cards();
+        out.push(w.cards());
+    }
+    out
+}
+
+/// SplitMix64's finaliser: spreads a few small numbers over a whole seed.
+const fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

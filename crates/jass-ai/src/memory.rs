@@ -1,0 +1,108 @@
+//! What one seat has learnt this round from the views it was shown.
+//!
+//! A single [`SeatView`] shows only the trick on the table and the one before it, so
+//! the computer keeps what it has seen: every card played, the suits a player could
+//! not follow, revealed Weis and who announced Stöck. Every inference here is
+//! monotone and depends only on the card, its place in its trick and the cards before
+//! it, so feeding the same view twice (or a view of every state instead of only the
+//! seat's own turns) changes nothing.
+
+use jass_engine::{CardSet, Contract, PlayedCard, Rank, Seat, SeatView, Team, tables};
+
+/// The deck less `cards`.
+pub(crate) fn complement(cards: CardSet) -> CardSet {
+    CardSet::from_bits(CardSet::DECK.bits() & !cards.bits())
+}
+
+/// `a` less `b`.
+pub(crate) fn minus(a: CardSet, b: CardSet) -> CardSet {
+    CardSet::from_bits(a.bits() & !b.bits())
+}
+
+/// One seat's knowledge of the current round.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Memory {
+    /// The round this memory is about (a new round starts afresh).
+    round: Option<u32>,
+    /// Every card seen played this round.
+    pub(crate) played: CardSet,
+    /// Per seat: cards it cannot hold (suits it did not follow, R5).
+    pub(crate) cannot_hold: [CardSet; 4],
+    /// Per seat: cards it is known to have been dealt (revealed Weis, R6; Stöck, R7).
+    pub(crate) dealt_with: [CardSet; 4],
+    /// Per trick number: who took it, where seen.
+    pub(crate) trick_winners: [Option<Seat>; 9],
+}
+
+impl Memory {
+    /// Takes in what `view` shows.
+    pub(crate) fn observe(&mut self, view: &SeatView) {
+        if self.round != Some(view.round) {
+            *self = Self { round: Some(view.round), ..Self::default() };
+        }
+        let Some(contract) = view.contract else { return };
+        if let Some(last) = &view.last_trick {
+            self.trick(&last.cards, contract);
+            if let Some(slot) = self.trick_winners.get_mut(usize::from(last.trick)) {
+                *slot = Some(last.winner);
+            }
+        }
+        self.trick(&view.trick.cards, contract);
+        for w in view.weis.iter() {
+            if let Some(list) = &w.cards {
+                for weis in list.iter() {
+                    self.dealt_with[w.seat.index()] = self.dealt_with[w.seat.index()] | weis.cards();
+                }
+            }
+        }
+        if let (Some(seat), Some(trump)) = (view.stoeck, contract.trump()) {
+            let kq = CardSet::single(jass_engine::Card::new(trump, Rank::King))
+                .with(jass_engine::Card::new(trump, Rank::Queen));
+            self.dealt_with[seat.index()] = self.dealt_with[seat.index()] | kq;
+        }
+    }
+
+    /// The cards of one trick, in order: what each play proves about its player's hand.
+    fn trick(&mut self, cards: &[PlayedCard], contract: Contract) {
+        let Some(first) = cards.first() else { return };
+        let led = first.card.suit();
+        let trump = contract.trump();
+        let order = &tables(contract, false).order;
+        let mut highest_trump: Option<u8> = None;
+        for (i, p) in cards.iter().enumerate() {
+            self.played = self.played.with(p.card);
+            let seat = p.seat.index();
+            let suit = p.card.suit();
+            if i > 0 && suit != led {
+                let proof = if Some(led) == trump {
+                    // Trump led and not followed: no trump but perhaps the Puur (R5).
+                    trump.map_or(CardSet::EMPTY, |t| {
+                        CardSet::suit(t).without(jass_engine::Card::new(t, Rank::Jack))
+                    })
+                } else if Some(suit) == trump {
+                    // Trumping is always allowed; an undertrump proves a hand of
+                    // trumps only (R5.4).
+                    match highest_trump {
+                        Some(h) if order[p.card.index()] < h => {
+                            trump.map_or(CardSet::EMPTY, |t| complement(CardSet::suit(t)))
+                        }
+                        _ => CardSet::EMPTY,
+                    }
+                } else {
+                    CardSet::suit(led)
+                };
+                self.cannot_hold[seat] = self.cannot_hold[seat] | proof;
+            }
+            if Some(suit) == trump {
+                let o = order[p.card.index()];
+                highest_trump = Some(highest_trump.map_or(o, |h| h.max(o)));
+            }
+        }
+    }
+
+    /// Whether `team` has lost a trick this round (so it cannot take the match).
+    pub(crate) fn has_lost_a_trick(&self, team: Team, view: &SeatView) -> bool {
+        view.round_points[team.other().index()] > 0
+            || self.trick_winners.iter().flatten().any(|s| s.team() != team)
+    }
+}
