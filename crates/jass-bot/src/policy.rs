@@ -129,7 +129,7 @@ mod tests {
     use rand::rngs::StdRng;
 
     fn table_view(game: &Game, me: Seat) -> TableView {
-        let seat = || SeatInfo { name: Some("bot".to_owned()), connected: true };
+        let seat = || SeatInfo { name: Some("bot".to_owned()), computer: false, connected: true };
         TableView {
             table: "t".to_owned(),
             you: Some(me),

@@ -134,6 +134,15 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
     },
+    /// Host: put a computer player in a free seat (before the start, or during a game
+    /// to fill a seat freed for a player who left). `free_seat` removes it again.
+    AddComputer {
+        /// The seat.
+        seat: Seat,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
     /// Host, before the start: change the options (a preset, then overrides).
     SetOptions {
         /// Base preset (R11); default `swisslos`.
@@ -165,7 +174,7 @@ pub enum ClientMsg {
 
 impl ClientMsg {
     /// Every message's `type` on the wire, in the order of [`ClientMsg::type_index`].
-    pub const TYPES: [&'static str; 12] = [
+    pub const TYPES: [&'static str; 13] = [
         "hello",
         "schiebe",
         "choose",
@@ -178,6 +187,7 @@ impl ClientMsg {
         "set_options",
         "rematch",
         "ping",
+        "add_computer",
     ];
 
     /// This message's place in [`ClientMsg::TYPES`] (per-type counters index by it).
@@ -196,6 +206,7 @@ impl ClientMsg {
             Self::SetOptions { .. } => 9,
             Self::Rematch { .. } => 10,
             Self::Ping { .. } => 11,
+            Self::AddComputer { .. } => 12,
         }
     }
 
@@ -217,6 +228,7 @@ impl ClientMsg {
             | Self::Start { id }
             | Self::SwapSeats { id, .. }
             | Self::FreeSeat { id, .. }
+            | Self::AddComputer { id, .. }
             | Self::SetOptions { id, .. }
             | Self::Rematch { id }
             | Self::Hello { id, .. }
@@ -310,6 +322,10 @@ pub enum ServerMsg {
 pub struct SeatInfo {
     /// The player's name, `null` while the seat is free.
     pub name: Option<String>,
+    /// A computer player holds the seat (its name is then the server's, e.g.
+    /// "Computer 2"); absent (false) for a human or a free seat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub computer: bool,
     /// Whether the player has a live connection.
     pub connected: bool,
 }

@@ -45,6 +45,7 @@ fn type_names_match_the_wire() {
         r#"{"type":"set_options","preset":"swisslos"}"#,
         r#"{"type":"rematch"}"#,
         r#"{"type":"ping","t":1}"#,
+        r#"{"type":"add_computer","seat":2}"#,
     ];
     assert_eq!(frames.len(), ClientMsg::TYPES.len());
     for (i, frame) in frames.iter().enumerate() {

@@ -85,6 +85,14 @@ pub struct Config {
     pub max_held_tables_per_ip: usize,
     /// Most spectators watching one table at once.
     pub max_spectators: usize,
+    /// Playouts a computer player may run for one decision.
+    pub computer_playouts: u32,
+    /// Wall time a computer player may think for one decision (a quarter of it
+    /// while every core is thinking for some table).
+    pub computer_time_budget: Duration,
+    /// A computer's move is shown no sooner than this after its turn came (a forced
+    /// card at once), so it plays at a person's pace.
+    pub computer_think: Duration,
     /// Most spectators watching one table at once from one client address.
     pub max_spectators_per_ip: usize,
     /// How long a finished table is kept in the store after it left memory
@@ -129,6 +137,9 @@ impl Default for Config {
             table_unjoined_timeout: Duration::from_secs(10 * 60),
             max_held_tables_per_ip: 100,
             max_spectators: 32,
+            computer_playouts: 2_000,
+            computer_time_budget: Duration::from_millis(300),
+            computer_think: Duration::from_millis(700),
             max_spectators_per_ip: 4,
             finished_retention: Duration::from_secs(30 * 24 * 60 * 60),
             shutdown_grace: Duration::from_secs(10),

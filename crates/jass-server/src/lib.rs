@@ -29,6 +29,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
 )]
 
+mod computer;
 pub mod config;
 mod headers;
 mod http;
@@ -76,6 +77,8 @@ pub(crate) struct App {
     pub(crate) per_ip: Arc<per_ip::PerIp>,
     /// Counters for `GET /api/stats`.
     pub(crate) stats: stats::Stats,
+    /// Where computer players think.
+    pub(crate) computers: Arc<computer::Pool>,
 }
 
 impl App {
@@ -99,6 +102,7 @@ impl App {
             max_spectators: self.config.max_spectators,
             max_spectators_per_ip: self.config.max_spectators_per_ip,
             held: None,
+            computers: Arc::clone(&self.computers),
         }
     }
 
@@ -199,7 +203,18 @@ pub async fn run_restoring(
         request_burst: config.http_rate_burst,
         request_rate: config.http_rate_per_second,
     }));
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let computers = Arc::new(computer::Pool::new(
+        threads,
+        jass_ai::Config {
+            playouts: config.computer_playouts,
+            time_budget: Some(config.computer_time_budget),
+            ..jass_ai::Config::default()
+        },
+        config.computer_think,
+    ));
     let app = Arc::new(App {
+        computers,
         registry: Arc::new(Registry::new(config.max_tables)),
         connections: Arc::new(Semaphore::new(config.max_connections)),
         config,

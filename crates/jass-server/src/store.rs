@@ -36,6 +36,11 @@ pub enum Entry {
         /// SHA-256 of the seat token.
         token_hash: [u8; 32],
     },
+    /// The host put a computer player in a free seat (issue 14).
+    ComputerSeated {
+        /// The seat.
+        seat: Seat,
+    },
     /// The host freed a seat, revoking its token.
     Freed {
         /// The seat.

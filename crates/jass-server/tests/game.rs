@@ -168,7 +168,10 @@ async fn play_game(server: &Server) {
             Entry::Action { seat, action, next_seed } => {
                 game.as_mut().unwrap().apply(seat, action, || next_seed.expect("a recorded seed")).unwrap();
             }
-            Entry::Freed { .. } | Entry::Swapped { .. } | Entry::RematchVote { .. } => {
+            Entry::Freed { .. }
+            | Entry::Swapped { .. }
+            | Entry::RematchVote { .. }
+            | Entry::ComputerSeated { .. } => {
                 panic!("no lobby changes or rematch in this game")
             }
         }

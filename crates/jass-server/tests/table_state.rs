@@ -64,6 +64,12 @@ async fn point3_every_entry_kind_gives_the_same_table_live_and_replayed() {
     let id = Some(players[0].id());
     players[0].request(ClientMsg::FreeSeat { seat: jass_engine::Seat::ALL[3], id }).await.unwrap();
     players.pop();
+    // A computer takes the seat and leaves it again (ComputerSeated, Freed).
+    let seat3 = jass_engine::Seat::ALL[3];
+    let id = Some(players[0].id());
+    players[0].request(ClientMsg::AddComputer { seat: seat3, id }).await.unwrap();
+    let id = Some(players[0].id());
+    players[0].request(ClientMsg::FreeSeat { seat: seat3, id }).await.unwrap();
     tokens[3] = server.join(&table, "Dora", 3).await;
     players.push(server.connect(&table, Some(&tokens[3])).await);
     let id = Some(players[0].id());
@@ -107,6 +113,7 @@ async fn point3_every_entry_kind_gives_the_same_table_live_and_replayed() {
             Entry::Created { .. } => "created",
             Entry::Seated { .. } => "seated",
             Entry::Freed { .. } => "freed",
+            Entry::ComputerSeated { .. } => "computer_seated",
             Entry::Swapped { .. } => "swapped",
             Entry::OptionsSet { .. } => "options_set",
             Entry::GameStarted { .. } => "game_started",
@@ -115,7 +122,7 @@ async fn point3_every_entry_kind_gives_the_same_table_live_and_replayed() {
             Entry::Action { next_seed: None, .. } => "action",
         })
         .collect();
-    assert_eq!(kinds.len(), 9, "every kind of entry was written: {kinds:?}");
+    assert_eq!(kinds.len(), 10, "every kind of entry was written: {kinds:?}");
     assert_eq!(version, entries.len() as u64, "the version counts the stored entries");
 
     let restored = Arc::new(MemoryStore::new());

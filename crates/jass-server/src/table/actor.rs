@@ -61,6 +61,8 @@ pub(crate) struct Spawn {
     /// The creating address's count of held tables, given back when the actor ends
     /// (`None` for a table restored at start-up).
     pub(crate) held: Option<crate::per_ip::IpSlot>,
+    /// Where the table's computer players think.
+    pub(crate) computers: Arc<crate::computer::Pool>,
 }
 
 /// Starts a table's actor. The `Created` entry is stored before any command is
@@ -78,8 +80,14 @@ pub(crate) fn restore(s: Spawn, state: TableState) -> TableHandle {
 
 fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
     let (tx, rx) = mpsc::channel(s.mailbox.max(1));
+    // At most one decision per seat is out at a time.
+    let (thought_tx, thought_rx) = mpsc::channel(4);
     let span = info_span!("table", table = %s.id);
     let actor = TableActor {
+        computers: BySeat::default(),
+        thinking: [false; 4],
+        pool: s.computers,
+        thought_tx,
         id: s.id,
         state,
         conns: BySeat::default(),
@@ -99,7 +107,7 @@ fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
     };
     // Boxed: a task that owns its actor by value keeps it twice in its state (once
     // as the captured argument, once as the moved local), about 1.8 KB per table.
-    tokio::spawn(Box::new(actor).run(rx, s.shutdown, s.guard, fresh).instrument(span));
+    tokio::spawn(Box::new(actor).run(rx, thought_rx, s.shutdown, s.guard, fresh).instrument(span));
     TableHandle { tx }
 }
 
@@ -159,6 +167,15 @@ struct TableActor {
     last_activity: Instant,
     /// See [`Spawn::held`]; only dropped.
     _held: Option<crate::per_ip::IpSlot>,
+    /// The computer players' memories by seat; `None` for a human or free seat, and
+    /// while the computer is thinking (it is then with the pool).
+    computers: BySeat<Option<Box<jass_ai::Computer>>>,
+    /// Seats whose computer is thinking.
+    thinking: [bool; 4],
+    /// See [`Spawn::computers`].
+    pool: Arc<crate::computer::Pool>,
+    /// Where the pool sends the computers' decisions.
+    thought_tx: mpsc::Sender<crate::computer::Thought>,
 }
 
 /// The record of a finished game (seeds revealed, R12), or why there is none yet.
@@ -196,6 +213,7 @@ impl TableActor {
     async fn run(
         mut self: Box<Self>,
         mut rx: mpsc::Receiver<TableCmd>,
+        mut thoughts: mpsc::Receiver<crate::computer::Thought>,
         mut shutdown: Shutdown,
         _guard: TaskGuard,
         fresh: bool,
@@ -217,6 +235,7 @@ impl TableActor {
                     }
                     None => break,
                 },
+                Some(thought) = thoughts.recv() => self.on_thought(thought).await,
                 () = shutdown.wait() => break,
                 () = sleep_until(idle) => {
                     // Idle tables expire; a finished game keeps its record (issue: durable
@@ -291,8 +310,10 @@ impl TableActor {
     fn seat_infos(&self) -> [SeatInfo; 4] {
         std::array::from_fn(|i| {
             let seat = Seat::ALL.get(i).copied().unwrap_or(Seat::ALL[0]);
+            let occupant = self.state.seats.at(seat).as_ref();
             SeatInfo {
-                name: self.state.seats.at(seat).as_ref().map(|o| o.name.clone()),
+                name: occupant.map(|o| o.name.clone()),
+                computer: occupant.is_some_and(Occupant::computer),
                 connected: self.conns.at(seat).conn.is_some(),
             }
         })
@@ -350,6 +371,60 @@ impl TableActor {
         {
             self.spectator_view.send_replace(frame);
         }
+        self.prompt_computers();
+    }
+
+    /// Gives every computer seat its computer (and drops those of seats that are no
+    /// longer a computer's), then shows each its view and asks those whose decision
+    /// is due.
+    fn prompt_computers(&mut self) {
+        for seat in Seat::ALL {
+            let is_computer = self.state.seats.at(seat).as_ref().is_some_and(Occupant::computer);
+            let slot = self.computers.at_mut(seat);
+            if !is_computer {
+                *slot = None;
+                continue;
+            }
+            if slot.as_ref().is_none_or(|c| c.seat() != seat) && !self.thinking[seat.index()] {
+                *slot = Some(self.pool.computer(seat, self.state.options));
+            }
+            let Some(game) = &self.state.game else { continue };
+            let Some(computer) = self.computers.at_mut(seat) else { continue };
+            let view = game.view(Viewer::Seat(seat));
+            computer.observe(&view);
+            if crate::computer::due(&view)
+                && let Some(computer) = self.computers.at_mut(seat).take()
+            {
+                self.thinking[seat.index()] = true;
+                self.pool.think(computer, view, self.state.game_version, self.thought_tx.clone());
+            }
+        }
+    }
+
+    /// A computer's decision is back: played if the game is still where it was
+    /// decided (else it decides again on the new view).
+    async fn on_thought(&mut self, t: crate::computer::Thought) {
+        self.thinking[t.seat.index()] = false;
+        let still = self.state.seats.at(t.seat).as_ref().is_some_and(Occupant::computer);
+        if !still {
+            return;
+        }
+        *self.computers.at_mut(t.seat) = t.computer;
+        let played = match t.action {
+            Some(action) if t.on == self.state.game_version => {
+                match self.act(t.seat, Some(t.on), action).await {
+                    Ok(()) => true,
+                    Err(r) => {
+                        debug!(seat = %t.seat, code = ?r.code, "a computer's action was refused");
+                        false
+                    }
+                }
+            }
+            _ => false,
+        };
+        if !played {
+            self.prompt_computers();
+        }
     }
 
     async fn join(&mut self, name: &str, want: Option<Seat>) -> Result<Joined, Refusal> {
@@ -394,7 +469,7 @@ impl TableActor {
             .state
             .seats
             .iter()
-            .find(|(_, slot)| slot.as_ref().is_some_and(|o: &Occupant| o.token_hash == hash))
+            .find(|(_, slot)| slot.as_ref().is_some_and(|o: &Occupant| o.token_hash == Some(hash)))
             .map(|(s, _)| s)
             .ok_or_else(|| Refusal::new(ErrorCode::BadToken, "this token matches no seat of the table"))?;
         let (kick_tx, kick_rx) = oneshot::channel();
@@ -457,6 +532,7 @@ impl TableActor {
             ClientMsg::Start { .. } => self.start(seat).await,
             ClientMsg::SwapSeats { a, b, .. } => self.swap(seat, a, b).await,
             ClientMsg::FreeSeat { seat: target, .. } => self.free(seat, target).await,
+            ClientMsg::AddComputer { seat: target, .. } => self.add_computer(seat, target).await,
             ClientMsg::SetOptions { preset, options, .. } => {
                 self.require_host(seat)?;
                 self.require_lobby()?;
@@ -552,6 +628,18 @@ impl TableActor {
         Ok(())
     }
 
+    /// The host puts a computer in a free seat (in the lobby, or during a game).
+    async fn add_computer(&mut self, seat: Seat, target: Seat) -> Result<(), Refusal> {
+        self.require_host(seat)?;
+        if self.state.seats.at(target).is_some() {
+            return Err(Refusal::new(ErrorCode::SeatTaken, format!("seat {target} is taken")));
+        }
+        self.commit(Entry::ComputerSeated { seat: target }).await?;
+        info!(seat = %target, "computer seated");
+        self.publish();
+        Ok(())
+    }
+
     /// After a `Freed` entry: closes the seat's connection with 4003 (its token is
     /// revoked) and gives it a fresh view channel, then tells everyone.
     fn vacate(&mut self, seat: Seat) {
@@ -585,7 +673,12 @@ impl TableActor {
         if let Some(v) = votes.get_mut(seat.index()) {
             *v = true;
         }
-        let all = votes.iter().all(|v| *v) && !self.state.has_free_seat();
+        // Computers always want another game.
+        let all = !self.state.has_free_seat()
+            && Seat::ALL.into_iter().all(|s| {
+                votes.get(s.index()).copied().unwrap_or(false)
+                    || self.state.seats.at(s).as_ref().is_some_and(Occupant::computer)
+            });
         if all {
             // The new game's entry stands for the last vote too.
             self.new_game().await

@@ -19,8 +19,21 @@ use crate::store::Entry;
 pub(crate) struct Occupant {
     /// The player's name.
     pub(crate) name: String,
-    /// SHA-256 of the seat token: the token itself is never kept.
-    pub(crate) token_hash: [u8; 32],
+    /// SHA-256 of the seat token: the token itself is never kept. A computer seat
+    /// has none, so no token opens it.
+    pub(crate) token_hash: Option<[u8; 32]>,
+}
+
+impl Occupant {
+    /// Whether a computer player holds the seat.
+    pub(crate) const fn computer(&self) -> bool {
+        self.token_hash.is_none()
+    }
+}
+
+/// The name a computer seat shows.
+pub(crate) fn computer_name(seat: Seat) -> String {
+    format!("Computer {seat}")
 }
 
 /// A stored name as the table shows it: checked like a name a client sends (issue
@@ -135,7 +148,11 @@ impl TableState {
             }
             Entry::Seated { seat, name, token_hash } => {
                 let name = shown_name(*seat, name);
-                *self.seats.at_mut(*seat) = Some(Occupant { name, token_hash: *token_hash });
+                *self.seats.at_mut(*seat) = Some(Occupant { name, token_hash: Some(*token_hash) });
+            }
+            Entry::ComputerSeated { seat } => {
+                let occupant = Occupant { name: computer_name(*seat), token_hash: None };
+                *self.seats.at_mut(*seat) = Some(occupant);
             }
             Entry::Freed { seat } => {
                 *self.seats.at_mut(*seat) = None;

@@ -35,6 +35,9 @@ pub fn fast_config() -> Config {
         // per-address request bucket has its own tests (http_limits.rs).
         http_rate_burst: 1_000_000,
         http_rate_per_second: 1_000_000,
+        // Computer players decide at once and quickly (zero think time in tests).
+        computer_think: Duration::ZERO,
+        computer_playouts: 100,
         ..Config::default()
     }
 }

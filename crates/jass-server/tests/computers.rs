@@ -1,0 +1,152 @@
+//! Computer seats over real sockets (issue 14, point 1): the host fills and removes
+//! them, one human and three computers play a whole game, and a table with computers
+//! survives a restart in the middle of a game.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use jass_engine::{Contract, Seat};
+use jass_protocol::{ClientMsg, ErrorCode};
+use jass_server::MemoryStore;
+use jass_server::store::StoredTable;
+use serde_json::json;
+
+/// The host asks for a computer in `seat`.
+async fn add(host: &mut Client, seat: usize) -> Result<(), ErrorCode> {
+    let id = Some(host.id());
+    host.request(ClientMsg::AddComputer { seat: Seat::ALL[seat], id }).await
+}
+
+/// Plays the human's decisions until the game is over (the computers play theirs).
+async fn play_out(human: &mut Client) {
+    play_until(human, |_| false).await;
+    assert!(human.view().game.as_ref().unwrap().result.is_some());
+}
+
+/// Plays the human's decisions until the game is over or `stop` says so.
+async fn play_until(human: &mut Client, stop: impl Fn(&jass_engine::SeatView) -> bool) {
+    for _ in 0..5_000 {
+        let Some(g) = human.view().game.clone() else {
+            human.next().await;
+            continue;
+        };
+        if g.result.is_some() || stop(&g) {
+            return;
+        }
+        let team = g.seat.unwrap().team().index();
+        let msg = if g.allowed.bedanke && g.totals[team] >= human.view().options.target {
+            Some(ClientMsg::Bedanke { version: None, id: Some(human.id()) })
+        } else if g.to_act == g.seat {
+            let id = Some(human.id());
+            let version = Some(human.version());
+            Some(if g.allowed.choose {
+                ClientMsg::Choose { contract: Contract::Obenabe, version, id }
+            } else {
+                let card = g.allowed.cards.first().unwrap();
+                ClientMsg::Play { card, weis: Vec::new(), stoeck: false, version, id }
+            })
+        } else {
+            None
+        };
+        match msg {
+            Some(m) => match human.request(m).await {
+                // A computer moved in between (a Stöck or a bedanke): look again.
+                Ok(()) | Err(ErrorCode::Stale | ErrorCode::NotYourTurn) => {}
+                Err(e) => panic!("the human's move was refused: {e:?}"),
+            },
+            None => {
+                human.next().await;
+            }
+        }
+    }
+    panic!("the game did not get there");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_human_and_three_computers_play_a_whole_game() {
+    let server = Server::start(unlimited_config()).await;
+    let (table, token) =
+        server.create(json!({"name": "Anna", "preset": "to_1000", "options": {"target": 500}})).await;
+    let mut human = server.connect(&table, Some(&token)).await;
+    for seat in 1..4 {
+        add(&mut human, seat).await.unwrap();
+    }
+    human.wait_view(|v| v.seats.iter().skip(1).all(|s| s.computer)).await;
+    assert_eq!(human.view().seats[2].name.as_deref(), Some("Computer 2"));
+    assert!(!human.view().seats[0].computer);
+    let id = Some(human.id());
+    human.request(ClientMsg::Start { id }).await.unwrap();
+    play_out(&mut human).await;
+    let g = human.view().game.clone().unwrap();
+    assert!(g.result.unwrap().winner.is_some(), "the game ended with a winner");
+    // The record of a game with computers replays like any other.
+    let (status, body) = server.http("GET", &format!("/api/tables/{table}/record"), None).await;
+    assert_eq!(status, 200, "{body}");
+    let record: jass_engine::Record = serde_json::from_str(&body).unwrap();
+    record.replay().expect("the record replays");
+}
+
+#[tokio::test]
+async fn the_host_fills_and_removes_computer_seats() {
+    let server = Server::start(unlimited_config()).await;
+    let (table, token) = server.create(json!({"name": "Anna"})).await;
+    let mut host = server.connect(&table, Some(&token)).await;
+    add(&mut host, 1).await.unwrap();
+    assert_eq!(add(&mut host, 1).await, Err(ErrorCode::SeatTaken), "a taken seat");
+    assert_eq!(add(&mut host, 0).await, Err(ErrorCode::SeatTaken), "the host's own seat");
+    host.wait_view(|v| v.seats[1].computer).await;
+    // A human cannot take a computer's seat, and no token opens it.
+    let (status, body) =
+        server.post(&format!("/api/tables/{table}/seats"), json!({"name": "Ben", "seat": 1})).await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("seat_taken")));
+    // Another player may not add computers.
+    let ben = server.join(&table, "Ben", 2).await;
+    let mut ben = server.connect(&table, Some(&ben)).await;
+    assert_eq!(add(&mut ben, 3).await, Err(ErrorCode::NotHost));
+    // The host removes the computer again.
+    let id = Some(host.id());
+    host.request(ClientMsg::FreeSeat { seat: Seat::ALL[1], id }).await.unwrap();
+    host.wait_view(|v| v.seats[1].name.is_none() && !v.seats[1].computer).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn computers_come_back_after_a_restart_and_finish_the_game() {
+    let server = Server::start(unlimited_config()).await;
+    let (table, token) =
+        server.create(json!({"name": "Anna", "preset": "to_1000", "options": {"target": 500}})).await;
+    let mut human = server.connect(&table, Some(&token)).await;
+    for seat in 1..4 {
+        add(&mut human, seat).await.unwrap();
+    }
+    let id = Some(human.id());
+    human.request(ClientMsg::Start { id }).await.unwrap();
+    // Play until a dozen cards are out, then restart from the stored entries.
+    play_until(&mut human, |g| g.hand_counts.iter().map(|&n| u32::from(n)).sum::<u32>() <= 24).await;
+    drop(human);
+    let entries = server.store.entries(&table);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let stored = StoredTable {
+        id: table.clone(),
+        last_active: now as i64,
+        stored: entries.len(),
+        entries,
+        unreadable: None,
+        problem: None,
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let store = Arc::new(MemoryStore::new());
+    tokio::spawn(jass_server::run_restoring(
+        listener,
+        unlimited_config(),
+        store,
+        vec![stored],
+        std::future::pending::<()>(),
+    ));
+    let again = Server::external(addr);
+    let mut human = again.connect(&table, Some(&token)).await;
+    assert!(human.view().seats.iter().skip(1).all(|s| s.computer), "the computer seats are back");
+    play_out(&mut human).await;
+}
