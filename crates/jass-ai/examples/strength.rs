@@ -146,7 +146,7 @@ fn main() {
         mean - 1.96 * se,
         mean + 1.96 * se,
         var.sqrt(),
-        50.0 + mean / 3.14
+        100.0 * (0.5 + mean / 314.0)
     );
     println!(
         "time per decision over {} decisions: median {:?}, p99 {:?}, max {:?}; {} searched (not forced)",

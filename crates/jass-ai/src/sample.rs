@@ -115,3 +115,72 @@ impl Constraints {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use jass_engine::{Action, CardSet, Contract, Game, Options, Seat, Seed, Viewer};
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
+    use super::Constraints;
+    use crate::memory::{Memory, minus};
+
+    /// The memory's inferences are sound (the true hands always satisfy them, with the
+    /// Puur exception, R5) and every sampled deal satisfies them, with the right
+    /// number of cards per seat. Random rounds under every contract, every seat
+    /// watching every state.
+    #[test]
+    fn inferences_hold_for_the_true_hands_and_samples_respect_them() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut inferred = 0;
+        for round in 0..300u32 {
+            let options = Options::default();
+            let seed = Seed([(round % 251) as u8; 32]);
+            let Ok(mut game) = Game::new(options, seed) else { panic!("options") };
+            let Some(first) = game.to_act() else { panic!("no chooser") };
+            let contract = Contract::ALL[round as usize % 6];
+            let _ = game.apply(first, Action::Choose { contract }, || Seed([0; 32]));
+            let mut memories: Vec<Memory> = (0..4).map(|_| Memory::default()).collect();
+            while game.round_number() == 0 {
+                let Some(seat) = game.to_act() else { break };
+                for me in Seat::ALL {
+                    let view = game.view(Viewer::Seat(me));
+                    let memory = &mut memories[me.index()];
+                    memory.observe(&view);
+                    for s in Seat::ALL.into_iter().filter(|&s| s != me) {
+                        let hand = game.hand(s);
+                        assert!(
+                            (memory.cannot_hold[s.index()] & hand).is_empty(),
+                            "{contract:?}: unsound void"
+                        );
+                        let must = minus(memory.dealt_with[s.index()], memory.played);
+                        assert!(hand.contains_all(must), "unsound Weis/Stöck");
+                        inferred += usize::from(!memory.cannot_hold[s.index()].is_empty());
+                    }
+                    let Some(c) = Constraints::new(me, view.hand, view.hand_counts, memory, true) else {
+                        panic!("the true deal is consistent, so constraints must exist")
+                    };
+                    let Some(hands) = c.sample(&mut rng) else { panic!("no sample") };
+                    for s in Seat::ALL {
+                        assert_eq!(hands[s.index()].len(), u32::from(view.hand_counts[s.index()]));
+                        if s != me {
+                            assert!((memory.cannot_hold[s.index()] & hands[s.index()]).is_empty());
+                            assert!(
+                                hands[s.index()]
+                                    .contains_all(minus(memory.dealt_with[s.index()], memory.played))
+                            );
+                        }
+                    }
+                    let all = hands.iter().fold(CardSet::EMPTY, |a, &h| a | h);
+                    assert_eq!(all, minus(CardSet::DECK, memory.played));
+                }
+                let legal = game.legal_cards(seat);
+                let Some(card) = legal.nth(rng.random_range(0..legal.len())) else { break };
+                if game.apply(seat, Action::play(card), || Seed([9; 32])).is_err() {
+                    panic!("random legal card refused");
+                }
+            }
+        }
+        assert!(inferred > 1_000, "inferences were rarely made ({inferred})");
+    }
+}
