@@ -77,7 +77,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Self { playouts: 2_000, time_budget: Some(Duration::from_millis(500)), seed: 0, push_below: 10.0 }
+        Self { playouts: 2_000, time_budget: Some(Duration::from_millis(500)), seed: 0, push_below: 50.0 }
     }
 }
 

@@ -218,3 +218,31 @@ fn decisions_are_deterministic_given_the_seed() {
     let b = whole_game(Options::default(), 3);
     assert_eq!(a.to_record(), b.to_record());
 }
+
+/// A computer that takes over in the middle of a round (a stand-in for a player who
+/// dropped) has missed the earlier tricks; it still plays only legal cards to the end.
+#[test]
+fn a_computer_taking_over_mid_round_plays_on() {
+    let options = Options::default();
+    for seed in 0..20u8 {
+        let Ok(mut game) = Game::new(options, Seed([seed; 32])) else { panic!("options") };
+        let mut players: Vec<Computer> =
+            Seat::ALL.iter().map(|&s| Computer::new(s, options, config(u64::from(seed)))).collect();
+        let mut replaced = false;
+        let mut cards = 0;
+        while game.round_number() == 0 {
+            let Some(seat) = game.to_act() else { break };
+            if cards == 12 + usize::from(seed) && !replaced {
+                // A fresh computer for the seat to act: it never saw the first tricks.
+                players[seat.index()] = Computer::new(seat, options, config(99));
+                replaced = true;
+            }
+            let view = game.view(Viewer::Seat(seat));
+            let Some(action) = players[seat.index()].decide(&view) else { panic!("no action on its turn") };
+            assert_legal(&view, &action);
+            cards += usize::from(matches!(action, Action::Play { .. }));
+            game.apply(seat, action, || Seed([seed ^ 0xFF; 32])).unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert!(replaced);
+    }
+}
