@@ -85,6 +85,7 @@ fn play(
     deal: u32,
     computer_team: usize,
     times: &mut Vec<Duration>,
+    cpu: &mut Vec<Duration>,
 ) -> Option<([u32; 2], [u32; 2])> {
     let options = Options::default();
     let mut game = Game::new(options, deal_seed(args.seed, deal)).ok()?;
@@ -103,8 +104,9 @@ fn play(
         let view = game.view(Viewer::Seat(seat));
         let computer = computers.get_mut(seat.index())?;
         let action = if seat.team().index() == computer_team {
-            let start = Instant::now();
+            let (start, start_cpu) = (Instant::now(), cpu_time::ThreadTime::now());
             let a = computer.decide(&view)?;
+            cpu.push(start_cpu.elapsed());
             times.push(start.elapsed());
             a
         } else if view.allowed.choose {
@@ -131,11 +133,14 @@ fn main() {
         }
     };
     let mut times = Vec::new();
+    let mut cpu = Vec::new();
     let mut diffs = Vec::with_capacity(args.deals as usize);
     let mut full = Vec::with_capacity(args.deals as usize);
     let start = Instant::now();
     for deal in 0..args.deals {
-        let (Some(a), Some(b)) = (play(&args, deal, 0, &mut times), play(&args, deal, 1, &mut times)) else {
+        let (Some(a), Some(b)) =
+            (play(&args, deal, 0, &mut times, &mut cpu), play(&args, deal, 1, &mut times, &mut cpu))
+        else {
             eprintln!("deal {deal} failed");
             std::process::exit(1);
         };
@@ -145,8 +150,10 @@ fn main() {
     let (mean, sd, se) = stats(&diffs);
     let (full_mean, full_sd, full_se) = stats(&full);
     times.sort();
-    let pct =
-        |p: f64| times.get(((times.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default();
+    cpu.sort();
+    let pct = |xs: &[Duration], p: f64| {
+        xs.get(((xs.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default()
+    };
     let searched: Vec<_> = times.iter().filter(|t| **t > Duration::from_micros(20)).collect();
     println!(
         "deals {} (x2, teams swapped), playouts/decision {}, time budget {:?} ms, {}",
@@ -174,10 +181,17 @@ fn main() {
     println!(
         "time per decision over {} decisions: median {:?}, p99 {:?}, max {:?}; {} searched (not forced)",
         times.len(),
-        pct(0.5),
-        pct(0.99),
+        pct(&times, 0.5),
+        pct(&times, 0.99),
         times.last().copied().unwrap_or_default(),
         searched.len()
+    );
+    println!(
+        "thread CPU per decision: median {:?}, p99 {:?}, max {:?}, mean {:?}",
+        pct(&cpu, 0.5),
+        pct(&cpu, 0.99),
+        cpu.last().copied().unwrap_or_default(),
+        cpu.iter().sum::<Duration>() / u32::try_from(cpu.len().max(1)).unwrap_or(u32::MAX)
     );
     let cpu = cpu_seconds();
     println!(
