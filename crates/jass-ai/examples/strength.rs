@@ -13,10 +13,13 @@
 //! (or pushes), the random player picks a random contract and never pushes. With
 //! `--cards-only` both sides choose with the computer's method, so only card play
 //! differs (as the published comparison, which used one common trump selector).
+//! With `--vs-playouts N` the other pair is computers too, with N playouts: a ladder
+//! of budgets (and, by editing a config, of methods) on the same deals.
 //!
 //! ```text
 //! cargo run --release -p jass-ai --example strength -- --deals 1000
-//! cargo run --release -p jass-ai --example strength -- --deals 10000 --playouts 4000 --cards-only
+//! cargo run --release -p jass-ai --example strength -- --deals 10000 --cards-only
+//! cargo run --release -p jass-ai --example strength -- --deals 2000 --playouts 8000 --vs-playouts 2000
 //! ```
 
 use std::time::{Duration, Instant};
@@ -33,6 +36,8 @@ struct Args {
     cards_only: bool,
     time_ms: Option<u64>,
     push_below: f64,
+    /// The other pair: computers with this many playouts instead of random players.
+    vs_playouts: Option<u32>,
 }
 
 fn parse() -> Result<Args, String> {
@@ -43,6 +48,7 @@ fn parse() -> Result<Args, String> {
         cards_only: false,
         time_ms: None,
         push_below: Config::default().push_below,
+        vs_playouts: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -55,12 +61,13 @@ fn parse() -> Result<Args, String> {
             "--seed" => a.seed = num()?,
             "--time-ms" => a.time_ms = Some(num()?),
             "--cards-only" => a.cards_only = true,
+            "--vs-playouts" => a.vs_playouts = Some(u32::try_from(num()?).map_err(|e| e.to_string())?),
             "--push-below" => {
                 a.push_below = it.next().and_then(|v| v.parse().ok()).ok_or("--push-below needs a number")?;
             }
             other => {
                 return Err(format!(
-                    "unknown flag {other}; flags: --deals N --playouts N --seed N --time-ms N --push-below X --cards-only"
+                    "unknown flag {other}; flags: --deals N --playouts N --seed N --time-ms N --push-below X --cards-only --vs-playouts N"
                 ));
             }
         }
@@ -90,7 +97,11 @@ fn play(
     let options = Options::default();
     let mut game = Game::new(options, deal_seed(args.seed, deal)).ok()?;
     let config = |seat: usize| Config {
-        playouts: args.playouts,
+        playouts: if seat % 2 == computer_team {
+            args.playouts
+        } else {
+            args.vs_playouts.unwrap_or(args.playouts)
+        },
         time_budget: args.time_ms.map(Duration::from_millis),
         seed: args.seed ^ (u64::from(deal) << 8) ^ seat as u64,
         push_below: args.push_below,
@@ -109,6 +120,8 @@ fn play(
             cpu.push(start_cpu.elapsed());
             times.push(start.elapsed());
             a
+        } else if args.vs_playouts.is_some() {
+            computer.decide(&view)?
         } else if view.allowed.choose {
             if args.cards_only {
                 computer.decide(&view)?
@@ -167,14 +180,14 @@ fn main() {
         }
     );
     println!(
-        "computer pair - random pair, card points per 157-point round: {mean:+.1} (95 % CI {:+.1} .. {:+.1}; sd(D) {:.1}; share {:.1} %)",
+        "computer pair - other pair, card points per 157-point round: {mean:+.1} (95 % CI {:+.1} .. {:+.1}; sd(D) {:.1}; share {:.1} %)",
         mean - 1.96 * se,
         mean + 1.96 * se,
         sd,
         100.0 * (0.5 + mean / 314.0)
     );
     println!(
-        "full scoring (Weis, Stöck, match bonus, multipliers), mean per round of (computers - randoms): {full_mean:+.1} (95 % CI {:+.1} .. {:+.1}; sd {full_sd:.1})",
+        "full scoring (Weis, Stöck, match bonus, multipliers), mean per round of (computers - others): {full_mean:+.1} (95 % CI {:+.1} .. {:+.1}; sd {full_sd:.1})",
         full_mean - 1.96 * full_se,
         full_mean + 1.96 * full_se,
     );

@@ -144,7 +144,7 @@ impl Computer {
         }
         match view.phase {
             Phase::Choosing if view.allowed.choose || view.allowed.schiebe => Some(self.choose(view)),
-            Phase::Playing if !view.allowed.cards.is_empty() => Some(self.play(view)),
+            Phase::Playing => self.play(view),
             _ => None,
         }
     }
@@ -209,18 +209,18 @@ impl Computer {
         }
     }
 
-    /// A card, with Weis and Stöck (R5–R7).
-    fn play(&self, view: &SeatView) -> Action {
+    /// A card, with Weis and Stöck (R5–R7); `None` without a legal card.
+    fn play(&self, view: &SeatView) -> Option<Action> {
         let legal = view.allowed.cards;
         let card = if legal.len() == 1 { legal.first() } else { self.search(view, legal) };
-        let Some(card) = card.or_else(|| legal.first()) else { return Action::Bedanke };
+        let card = card.or_else(|| legal.first())?;
         let weis = declaration(&view.allowed.weis, self.options.small_weis);
         let stoeck = view.allowed.stoeck
             && view.contract.and_then(|k| k.trump()).is_some_and(|t| {
                 let kq = CardSet::single(Card::new(t, Rank::King)).with(Card::new(t, Rank::Queen));
                 kq.contains(card) && view.hand.without(card).bits() & kq.bits() == 0
             });
-        Action::Play { card, weis, stoeck }
+        Some(Action::Play { card, weis, stoeck })
     }
 
     /// The legal card with the best mean outcome over sampled deals.
