@@ -200,7 +200,8 @@ impl Computer {
         let mut worth = [0f64; 6];
         let mut played = 0u32;
         let blank = Memory::default();
-        let constraints = Constraints::new(self.seat, hand, view.hand_counts, &blank, false);
+        let constraints =
+            Constraints::new(self.seat, hand, view.hand_counts, &blank, false, self.options.small_weis);
         for d in 0..deals {
             if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
                 break;
@@ -248,8 +249,11 @@ impl Computer {
         let contract = view.contract?;
         let mut rng = self.rng(view);
         let deadline = self.deadline();
-        let constraints = Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, true)
-            .or_else(|| Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, false))?;
+        let small = self.options.small_weis;
+        let constraints = Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, true, small)
+            .or_else(|| {
+                Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, false, small)
+            })?;
         let cards: Vec<Card> = legal.iter().collect();
         let me = self.seat.team();
         let mut sums = vec![0i64; cards.len()];

@@ -32,6 +32,11 @@ pub(crate) struct Memory {
     pub(crate) dealt_with: [CardSet; 4],
     /// Per trick number: who took it, where seen.
     pub(crate) trick_winners: [Option<Seat>; 9],
+    /// Per seat: the cards it was seen to play.
+    pub(crate) played_by: [CardSet; 4],
+    /// Per seat: the points of Weis it declared whose cards this seat was not shown
+    /// (R6: the points are public at once, the cards only if they win).
+    pub(crate) hidden_weis: [Vec<u32>; 4],
 }
 
 impl Memory {
@@ -49,6 +54,11 @@ impl Memory {
         }
         self.trick(&view.trick.cards, contract);
         for w in view.weis.iter() {
+            if w.cards.is_none() {
+                self.hidden_weis[w.seat.index()] = w.points.iter().copied().collect();
+            } else {
+                self.hidden_weis[w.seat.index()].clear();
+            }
             if let Some(list) = &w.cards {
                 for weis in list.iter() {
                     self.dealt_with[w.seat.index()] = self.dealt_with[w.seat.index()] | weis.cards();
@@ -72,6 +82,7 @@ impl Memory {
         for (i, p) in cards.iter().enumerate() {
             self.played = self.played.with(p.card);
             let seat = p.seat.index();
+            self.played_by[seat] = self.played_by[seat].with(p.card);
             let suit = p.card.suit();
             if i > 0 && suit != led {
                 let proof = if Some(led) == trump {
