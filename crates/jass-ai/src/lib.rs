@@ -6,7 +6,8 @@
 //! the table and the one before, a [`Computer`] keeps a memory of the round that it
 //! builds from every view it is given ([`Computer::observe`], and [`Computer::decide`]
 //! itself): cards played, suits a player could not follow (with the Puur exception
-//! when trump is led, R5), revealed Weis (R6) and who announced Stöck (R7).
+//! when trump is led, R5; an undertrump proves a hand of trumps only), revealed Weis
+//! and the points of Weis whose cards stay hidden (R6), and who announced Stöck (R7).
 //!
 //! # How it decides
 //! - **Bedanke** as soon as its team's total has reached the target (R10): the team
@@ -22,7 +23,9 @@
 //! - **Stöck** (R7): with the second of the two cards, or at once when the 20 points
 //!   reach the target (then bedanke).
 //! - **Cards** (R5): a forced card at once; otherwise determinized sampling: deals of
-//!   the unseen cards consistent with the memory, and for each deal every legal card
+//!   the unseen cards consistent with the memory (a deal where a declarer could not
+//!   have held its declared Weis points is drawn again, a few times), and for each
+//!   deal every legal card
 //!   is played out at random to the end of the round; the card with the best mean
 //!   point difference for its team is played.
 //!
