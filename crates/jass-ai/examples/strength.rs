@@ -169,11 +169,14 @@ fn main() {
     };
     let searched: Vec<_> = times.iter().filter(|t| **t > Duration::from_micros(20)).collect();
     println!(
-        "deals {} (x2, teams swapped), playouts/decision {}, time budget {:?} ms, {}",
+        "deals {} (x2, teams swapped), playouts/decision {}, time budget {:?} ms, against {}, {}",
         args.deals,
         args.playouts,
         args.time_ms,
-        if args.cards_only {
+        args.vs_playouts.map_or("random legal cards".to_owned(), |n| format!("computers with {n} playouts")),
+        if args.vs_playouts.is_some() {
+            "each pair its own contract choice"
+        } else if args.cards_only {
             "common contract choice (cards only)"
         } else {
             "own contract choice vs random contract"
