@@ -282,3 +282,23 @@ fn think_time_is_zero_for_a_forced_card_and_longer_for_choices() {
     }
     assert!(forced > 0 && free > 0);
 }
+
+/// The time budget bounds a decision even when the playout budget is huge (a server
+/// under load lowers it): a decision for every kind of turn returns within a small
+/// multiple of it.
+#[test]
+fn the_time_budget_bounds_a_decision() {
+    let options = Options::default();
+    let budget = std::time::Duration::from_millis(20);
+    let huge = Config { playouts: u32::MAX, time_budget: Some(budget), seed: 1, ..Config::default() };
+    let Ok(mut game) = Game::new(options, Seed([8; 32])) else { panic!("options") };
+    let mut players: Vec<Computer> = Seat::ALL.iter().map(|&s| Computer::new(s, options, huge)).collect();
+    for _ in 0..6 {
+        let Some(seat) = game.to_act() else { break };
+        let view = game.view(Viewer::Seat(seat));
+        let start = std::time::Instant::now();
+        let Some(action) = players[seat.index()].decide(&view) else { panic!("no action") };
+        assert!(start.elapsed() < budget * 10, "took {:?}", start.elapsed());
+        game.apply(seat, action, || Seed([9; 32])).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
