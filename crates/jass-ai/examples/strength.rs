@@ -21,6 +21,18 @@
 //! cargo run --release -p jass-ai --example strength -- --deals 10000 --cards-only
 //! cargo run --release -p jass-ai --example strength -- --deals 2000 --playouts 8000 --vs-playouts 2000
 //! ```
+//!
+//! Figures measured when this was written (one core, release build, seed 14,
+//! 2,000 playouts a decision, no time budget):
+//!
+//! | run | card points per round, 95 % CI | time per decision (median / p99) |
+//! | --- | --- | --- |
+//! | vs random, own contract choice, 10,000 deals | +82.8 (+82.0 .. +83.5) | 0.64 / 2.1 ms |
+//! | vs random, cards only, 1,000 deals | +62.5 (+60.6 .. +64.3) | 0.62 / 2.2 ms |
+//! | vs random, cards only, 250 playouts | +56.4 (+54.5 .. +58.3) | 0.08 / 0.2 ms |
+//! | vs random, cards only, 8,000 playouts | +62.5 (+60.6 .. +64.4) | 2.6 / 6.7 ms (CPU) |
+//! | 2,000 vs 250 playouts, 1,000 deals | +7.7 (+5.9 .. +9.5) | |
+//! | 8,000 vs 2,000 playouts, 1,000 deals | +1.1 (−0.3 .. +2.4) | |
 
 use std::time::{Duration, Instant};
 
