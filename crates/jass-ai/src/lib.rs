@@ -6,7 +6,8 @@
 //! the table and the one before, a [`Computer`] keeps a memory of the round that it
 //! builds from every view it is given ([`Computer::observe`], and [`Computer::decide`]
 //! itself): cards played, suits a player could not follow (with the Puur exception
-//! when trump is led, R5), revealed Weis (R6) and who announced Stöck (R7).
+//! when trump is led, R5; an undertrump proves a hand of trumps only), revealed Weis
+//! and the points of Weis whose cards stay hidden (R6), and who announced Stöck (R7).
 //!
 //! # How it decides
 //! - **Bedanke** as soon as its team's total has reached the target (R10): the team
@@ -22,7 +23,9 @@
 //! - **Stöck** (R7): with the second of the two cards, or at once when the 20 points
 //!   reach the target (then bedanke).
 //! - **Cards** (R5): a forced card at once; otherwise determinized sampling: deals of
-//!   the unseen cards consistent with the memory, and for each deal every legal card
+//!   the unseen cards consistent with the memory (a deal where a declarer could not
+//!   have held its declared Weis points is drawn again, a few times), and for each
+//!   deal every legal card
 //!   is played out at random to the end of the round; the card with the best mean
 //!   point difference for its team is played.
 //!
@@ -77,7 +80,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Self { playouts: 2_000, time_budget: Some(Duration::from_millis(500)), seed: 0, push_below: 10.0 }
+        Self { playouts: 2_000, time_budget: Some(Duration::from_millis(500)), seed: 0, push_below: 50.0 }
     }
 }
 
@@ -144,9 +147,29 @@ impl Computer {
         }
         match view.phase {
             Phase::Choosing if view.allowed.choose || view.allowed.schiebe => Some(self.choose(view)),
-            Phase::Playing if !view.allowed.cards.is_empty() => Some(self.play(view)),
+            Phase::Playing => self.play(view),
             _ => None,
         }
+    }
+
+    /// How long a person would think before this decision (ISSUE 14 point 6: pace
+    /// like a person): nothing for a forced card or when there is nothing to decide,
+    /// longest for the contract and the first cards, shorter as the hand empties. The
+    /// caller waits this long (zero in tests); it is a suggestion, not spent computing.
+    #[must_use]
+    pub fn think_time(&self, view: &SeatView) -> Duration {
+        if view.seat != Some(self.seat) || view.to_act != Some(self.seat) || view.result.is_some() {
+            return Duration::ZERO;
+        }
+        let ms = match view.phase {
+            Phase::Choosing => 1_800,
+            Phase::Playing => match view.allowed.cards.len() {
+                0 | 1 => 0,
+                n => 500 + 60 * u64::from(n) + 40 * u64::from(view.hand.len()),
+            },
+            Phase::Over => 0,
+        };
+        Duration::from_millis(ms)
     }
 
     /// The random numbers of one decision: from the seed, the seat and where the round
@@ -180,7 +203,8 @@ impl Computer {
         let mut worth = [0f64; 6];
         let mut played = 0u32;
         let blank = Memory::default();
-        let constraints = Constraints::new(self.seat, hand, view.hand_counts, &blank, false);
+        let constraints =
+            Constraints::new(self.seat, hand, view.hand_counts, &blank, false, self.options.small_weis);
         for d in 0..deals {
             if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
                 break;
@@ -209,18 +233,18 @@ impl Computer {
         }
     }
 
-    /// A card, with Weis and Stöck (R5–R7).
-    fn play(&self, view: &SeatView) -> Action {
+    /// A card, with Weis and Stöck (R5–R7); `None` without a legal card.
+    fn play(&self, view: &SeatView) -> Option<Action> {
         let legal = view.allowed.cards;
         let card = if legal.len() == 1 { legal.first() } else { self.search(view, legal) };
-        let Some(card) = card.or_else(|| legal.first()) else { return Action::Bedanke };
+        let card = card.or_else(|| legal.first())?;
         let weis = declaration(&view.allowed.weis, self.options.small_weis);
         let stoeck = view.allowed.stoeck
             && view.contract.and_then(|k| k.trump()).is_some_and(|t| {
                 let kq = CardSet::single(Card::new(t, Rank::King)).with(Card::new(t, Rank::Queen));
                 kq.contains(card) && view.hand.without(card).bits() & kq.bits() == 0
             });
-        Action::Play { card, weis, stoeck }
+        Some(Action::Play { card, weis, stoeck })
     }
 
     /// The legal card with the best mean outcome over sampled deals.
@@ -228,8 +252,11 @@ impl Computer {
         let contract = view.contract?;
         let mut rng = self.rng(view);
         let deadline = self.deadline();
-        let constraints = Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, true)
-            .or_else(|| Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, false))?;
+        let small = self.options.small_weis;
+        let constraints = Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, true, small)
+            .or_else(|| {
+                Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, false, small)
+            })?;
         let cards: Vec<Card> = legal.iter().collect();
         let me = self.seat.team();
         let mut sums = vec![0i64; cards.len()];

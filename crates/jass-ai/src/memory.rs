@@ -32,6 +32,11 @@ pub(crate) struct Memory {
     pub(crate) dealt_with: [CardSet; 4],
     /// Per trick number: who took it, where seen.
     pub(crate) trick_winners: [Option<Seat>; 9],
+    /// Per seat: the cards it was seen to play.
+    pub(crate) played_by: [CardSet; 4],
+    /// Per seat: the points of Weis it declared whose cards this seat was not shown
+    /// (R6: the points are public at once, the cards only if they win).
+    pub(crate) hidden_weis: [Vec<u32>; 4],
 }
 
 impl Memory {
@@ -49,6 +54,11 @@ impl Memory {
         }
         self.trick(&view.trick.cards, contract);
         for w in view.weis.iter() {
+            if w.cards.is_none() {
+                self.hidden_weis[w.seat.index()] = w.points.iter().copied().collect();
+            } else {
+                self.hidden_weis[w.seat.index()].clear();
+            }
             if let Some(list) = &w.cards {
                 for weis in list.iter() {
                     self.dealt_with[w.seat.index()] = self.dealt_with[w.seat.index()] | weis.cards();
@@ -72,6 +82,7 @@ impl Memory {
         for (i, p) in cards.iter().enumerate() {
             self.played = self.played.with(p.card);
             let seat = p.seat.index();
+            self.played_by[seat] = self.played_by[seat].with(p.card);
             let suit = p.card.suit();
             if i > 0 && suit != led {
                 let proof = if Some(led) == trump {
@@ -104,5 +115,51 @@ impl Memory {
     pub(crate) fn has_lost_a_trick(&self, team: Team, view: &SeatView) -> bool {
         view.round_points[team.other().index()] > 0
             || self.trick_winners.iter().flatten().any(|s| s.team() != team)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use jass_engine::{Action, CardSet, Contract, Game, Options, Seat, Seed, Suit, Viewer};
+
+    use super::Memory;
+
+    fn set(s: &str) -> CardSet {
+        s.parse().unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// R5: trump led and not followed proves no trump but perhaps the Puur; another
+    /// suit not followed proves none of it.
+    #[test]
+    fn a_trump_lead_not_followed_leaves_the_puur_possible() {
+        let hands = [
+            set("H6 H7 H8 H9 HT HQ HK HA D6"),
+            set("HJ D7 D8 D9 DT DJ DQ DK DA"),
+            set("C6 C7 C8 C9 CT CJ CQ CK CA"),
+            set("S6 S7 S8 S9 ST SJ SQ SK SA"),
+        ];
+        let [s0, s1, s2, s3] = Seat::ALL;
+        let no_trump_but_the_puur = set("H6 H7 H8 H9 HT HQ HK HA");
+        for (contract, lead, seat1_void, seat2_void) in [
+            (Contract::Hearts, "H6", no_trump_but_the_puur, no_trump_but_the_puur),
+            (Contract::Obenabe, "D6", CardSet::EMPTY, CardSet::suit(Suit::Diamonds)),
+        ] {
+            let Ok(mut game) = Game::with_hands(Options::default(), s3, hands, s0, [0, 0]) else {
+                panic!("options")
+            };
+            let mut memory = Memory::default();
+            for (seat, action) in [
+                (s0, Action::Choose { contract }),
+                (s0, Action::play(lead.parse().unwrap_or_else(|e| panic!("{e:?}")))),
+                (s1, Action::play("D7".parse().unwrap_or_else(|e| panic!("{e:?}")))),
+                (s2, Action::play("C6".parse().unwrap_or_else(|e| panic!("{e:?}")))),
+            ] {
+                game.apply(seat, action, || Seed([0; 32])).unwrap_or_else(|e| panic!("{e}"));
+                memory.observe(&game.view(Viewer::Seat(s3)));
+            }
+            assert_eq!(memory.cannot_hold[1], seat1_void, "{contract:?}");
+            assert_eq!(memory.cannot_hold[2], seat2_void, "{contract:?}");
+            assert_eq!(memory.played, set(&format!("{lead} D7 C6")));
+        }
     }
 }

@@ -66,9 +66,9 @@ impl Position {
             }
         }
         let mut points = self.points;
-        for t in 0..2 {
-            if !self.lost_a_trick[t] && self.trick_no == 8 {
-                points[t] += MATCH_BONUS;
+        for (p, lost) in points.iter_mut().zip(self.lost_a_trick) {
+            if !lost && self.trick_no == 8 {
+                *p += MATCH_BONUS;
             }
         }
         points
