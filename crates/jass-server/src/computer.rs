@@ -19,8 +19,9 @@ pub(crate) struct Pool {
     permits: Semaphore,
     /// Budget of one decision.
     config: jass_ai::Config,
-    /// A decision is answered no sooner than this after it was asked, so the
-    /// computer plays at a person's pace (a forced card at once).
+    /// The longest pause before a computer's move is shown: it pauses as its player
+    /// suggests (`Computer::think_time`: longer for a contract, none for a forced
+    /// card), up to this; zero in tests.
     think: Duration,
 }
 
@@ -59,7 +60,7 @@ impl Pool {
     ) {
         let pool = Arc::clone(self);
         let seat = computer.seat();
-        let forced = view.to_act == Some(seat) && !view.allowed.choose && view.allowed.cards.len() <= 1;
+        let pause = computer.think_time(&view).min(self.think);
         tokio::spawn(async move {
             let asked = Instant::now();
             let (computer, action) = match pool.permits.acquire().await {
@@ -83,9 +84,7 @@ impl Pool {
                 }
                 Err(_) => (None, None),
             };
-            if !forced {
-                tokio::time::sleep_until(asked + pool.think).await;
-            }
+            tokio::time::sleep_until(asked + pause).await;
             let _ = reply.send(Thought { seat, on, computer, action }).await;
         });
     }

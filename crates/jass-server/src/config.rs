@@ -90,8 +90,8 @@ pub struct Config {
     /// Wall time a computer player may think for one decision (a quarter of it
     /// while every core is thinking for some table).
     pub computer_time_budget: Duration,
-    /// A computer's move is shown no sooner than this after its turn came (a forced
-    /// card at once), so it plays at a person's pace.
+    /// The longest pause a computer takes before its move is shown (it pauses like a
+    /// person: longer for a contract, none for a forced card).
     pub computer_think: Duration,
     /// Most spectators watching one table at once from one client address.
     pub max_spectators_per_ip: usize,
@@ -139,7 +139,7 @@ impl Default for Config {
             max_spectators: 32,
             computer_playouts: 2_000,
             computer_time_budget: Duration::from_millis(300),
-            computer_think: Duration::from_millis(700),
+            computer_think: Duration::from_secs(2),
             max_spectators_per_ip: 4,
             finished_retention: Duration::from_secs(30 * 24 * 60 * 60),
             shutdown_grace: Duration::from_secs(10),
