@@ -16,6 +16,12 @@ pub struct Config {
     /// A peer silent (no frame, no pong) for this long is dropped and its seat shown
     /// as disconnected.
     pub pong_timeout: Duration,
+    /// A seated peer silent for this long is shown as away (`connected: false`) while
+    /// its socket is still open (issue 14 point 4): a phone in a tunnel shows no TCP
+    /// close for minutes, and the others must not wait on it for `pong_timeout`.
+    /// Clients heartbeat with `ping` well within it; the server's WebSocket ping goes
+    /// to a peer silent for half of it, so any live client stays present.
+    pub away_after: Duration,
     /// Longest a single frame may take to go out; a peer that stops reading must not
     /// hold its connection task (or its buffers) for ever.
     pub send_timeout: Duration,
@@ -103,6 +109,7 @@ impl Default for Config {
             hello_timeout: Duration::from_secs(5),
             ping_interval: Duration::from_secs(15),
             pong_timeout: Duration::from_secs(45),
+            away_after: Duration::from_secs(10),
             send_timeout: Duration::from_secs(10),
             close_linger: Duration::from_secs(1),
             rate_burst: 20,

@@ -112,15 +112,24 @@ struct SeatConn {
     /// number: a swap moves it along, and freeing the seat replaces it so a revoked
     /// connection never sees the next occupant's hand.
     view: watch::Sender<Utf8Bytes>,
+    /// The live connection's peer has been silent for `away_after` (its socket task
+    /// says so): shown as `connected: false` although the socket is still open.
+    away: bool,
 }
 
 impl Default for SeatConn {
     fn default() -> Self {
-        Self { conn: None, view: watch::channel(Utf8Bytes::from_static("")).0 }
+        Self { conn: None, view: watch::channel(Utf8Bytes::from_static("")).0, away: false }
     }
 }
 
 impl SeatConn {
+    /// A live connection whose peer has been heard from lately: what `connected`
+    /// shows (issue 14 point 4).
+    fn present(&self) -> bool {
+        self.conn.is_some() && !self.away
+    }
+
     /// Closes the live connection, if any, with `kick`.
     fn kick(&mut self, kick: Kick) {
         if let Some((_, tx)) = self.conn.take() {
@@ -269,6 +278,7 @@ impl TableActor {
                 }
             }
             TableCmd::Detach { conn } => self.detach(conn),
+            TableCmd::Presence { conn, away } => self.presence(conn, away),
             TableCmd::Request { conn, msg, reply } => {
                 let r = self.request(conn, *msg).await;
                 let _ = reply.send(r);
@@ -293,7 +303,7 @@ impl TableActor {
             let seat = Seat::ALL.get(i).copied().unwrap_or(Seat::ALL[0]);
             SeatInfo {
                 name: self.state.seats.at(seat).as_ref().map(|o| o.name.clone()),
-                connected: self.conns.at(seat).conn.is_some(),
+                connected: self.conns.at(seat).present(),
             }
         })
     }
@@ -401,6 +411,7 @@ impl TableActor {
         let slot = self.conns.at_mut(seat);
         slot.kick(Kick { code: close::REPLACED, reason: "another connection took this seat" });
         slot.conn = Some((conn, kick_tx));
+        slot.away = false;
         let views = slot.view.subscribe();
         self.joined = true;
         info!(%seat, conn, "seat connected");
@@ -415,10 +426,25 @@ impl TableActor {
         }
         let seat = self.seat_of(conn);
         if let Some(seat) = seat {
-            self.conns.at_mut(seat).conn = None;
+            let slot = self.conns.at_mut(seat);
+            slot.conn = None;
+            slot.away = false;
             info!(%seat, conn, "seat disconnected");
             self.publish();
         }
+    }
+
+    /// A seated connection's peer fell silent or spoke again; a replaced connection
+    /// or a spectator changes nothing, and neither does a repeat.
+    fn presence(&mut self, conn: ConnId, away: bool) {
+        let Some(seat) = self.seat_of(conn) else { return };
+        let slot = self.conns.at_mut(seat);
+        if slot.away == away {
+            return;
+        }
+        slot.away = away;
+        info!(%seat, conn, away, "seat presence");
+        self.publish();
     }
 
     /// The seat `conn` currently plays (a replaced connection plays none).
