@@ -104,7 +104,9 @@ function topBar(view, env) {
 
 export function connBanner(status) {
   if (status === 'open' || !status) return null;
-  const text = status === 'reconnecting' ? t('reconnecting') : status === 'connecting' ? t('connecting') : null;
+  const text = status === 'reconnecting' ? t('reconnecting')
+    : status === 'offline' ? t('offlineBanner')
+      : status === 'connecting' ? t('connecting') : null;
   if (!text) return null;
   return h('div', { class: 'banner', testid: 'conn-banner', role: 'status' }, text);
 }
