@@ -90,3 +90,33 @@ async fn a_heartbeat_every_three_seconds_keeps_the_seat_present() {
         assert!(timeout(Duration::from_secs(3), watch).await.is_err(), "Anna stays present");
     }
 }
+
+// Issue 14 point 4: a client whose connection died before a move's answer sends the
+// same move again, with its original `version`, on a new connection. If the first
+// copy was taken, the copy is refused `stale` and the game changes once.
+#[tokio::test]
+async fn a_move_sent_again_after_its_answer_was_lost_is_taken_at_most_once() {
+    use jass_protocol::{ClientMsg, ErrorCode};
+    let server = Server::start(common::unlimited_config()).await;
+    let (table, tokens) = server.full_table(json!({"name": "Anna"})).await;
+    let mut players = common::connect_all(&server, &table, &tokens).await;
+    common::start(&mut players).await;
+    let version = common::sync_all(&mut players).await;
+    let g = players[0].view().game.clone().expect("started");
+    let seat = g.to_act.expect("someone chooses").index();
+    let choose = |id| ClientMsg::Choose {
+        contract: jass_engine::Contract::Obenabe,
+        version: Some(version),
+        id: Some(id),
+    };
+    // The first copy arrives and is taken, but its answer is lost with the socket.
+    players[seat].send(&choose(100)).await;
+    players[(seat + 1) % 4].sync(version + 1).await;
+    drop(players.remove(seat));
+    let mut again = server.connect(&table, Some(&tokens[seat])).await;
+    let taken = again.version();
+    assert_eq!(taken, version + 1, "the first copy was taken");
+    assert_eq!(again.request(choose(101)).await, Err(ErrorCode::Stale), "the copy is refused stale");
+    again.roundtrip(1).await;
+    assert_eq!(again.version(), taken, "nothing changed twice");
+}
