@@ -148,9 +148,9 @@ test('an offline page is shown away, comes back by itself and keeps its tap', { 
   });
   const card2 = ss[1].view.game.allowed.cards[0];
   await ben.page.click(tid(`card-${card2}`), { position: { x: 12, y: 30 } });
-  await ben.page.waitForFunction(() => window.__jass.status === 'reconnecting', null, { timeout: 12_000 });
+  await ben.page.waitForFunction(() => window.__jass.status === 'reconnecting', null, { timeout: 11_500 });
   const noticed = await ben.page.evaluate(() => Date.now() - window.__deadAt);
-  assert.ok(noticed <= 12_000, `dead connection noticed after ${noticed} ms`);
+  assert.ok(noticed <= 11_500, `dead connection noticed after ${noticed} ms`);
   t.diagnostic(`dead socket noticed by the heartbeat after ${noticed} ms`);
   await ben.page.waitForFunction((c) => window.__jass.status === 'open' && !window.__jass.view.game.hand.includes(c), card2, { timeout: 15_000 });
   ss = await settle(players);

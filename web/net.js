@@ -6,7 +6,7 @@
 // minutes, so the browser's own events cannot be trusted. Once welcomed the client
 // sends a `ping` every HEARTBEAT_MS (protocol.md, `ping`); any frame from the server
 // counts as life, and a ping left without any frame after it for DEAD_MS means the
-// connection is dead (7–10 s after it died): it is dropped and a new one opened at
+// connection is dead (6–10 s after it died): it is dropped and a new one opened at
 // once. Measured from our own unanswered ping, not from the last frame, so a hidden
 // tab whose timers the browser slows to one a minute is not taken for dead. The `offline` event drops it too, and `online`
 // reconnects without waiting for the backoff.
@@ -21,8 +21,8 @@
 const STOP_CODES = new Set([4001, 4003, 4004]);
 const PROTOCOL = 1;
 export const HEARTBEAT_MS = 3000;
-export const DEAD_MS = 7000;
-const WATCH_MS = 1000;
+export const DEAD_MS = 6000;
+const WATCH_MS = 500;
 
 export class TableConnection {
   /**
@@ -138,7 +138,7 @@ export class TableConnection {
     ws.onerror = () => { /* onclose follows */ };
   }
 
-  /** The heartbeat and the watchdog, once a second. */
+  /** The heartbeat and the watchdog, twice a second. */
   tick() {
     const ws = this.ws;
     if (!ws || this.stopped) return;
