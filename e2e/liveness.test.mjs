@@ -5,17 +5,20 @@
 // heartbeat, reconnects by itself and does not lose the tap made into it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { startServer } from './lib/server.mjs';
 import { launch, DESKTOP } from './lib/browser.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const tid = (id) => `[data-testid="${id}"]`;
+const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 
 let server;
 let browser;
 const errors = [];
 
 before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
   server = await startServer();
   browser = await launch();
 });
@@ -125,6 +128,8 @@ test('an offline page is shown away, comes back by itself and keeps its tap', { 
   await ben.page.click(tid(`card-${card}`), { position: { x: 12, y: 30 } });
   await ben.page.waitForSelector(tid('notice'));
   assert.match(await ben.page.textContent(tid('notice')), /sent as soon as the connection is back/);
+  await ben.page.screenshot({ path: `${ARTIFACTS}offline-tap-desktop.png` });
+  await anna.page.screenshot({ path: `${ARTIFACTS}away-desktop.png` });
 
   // Back online: he reconnects by himself and the card is taken.
   await ben.ctx.setOffline(false);

@@ -61,8 +61,9 @@ function store(table, seat, token) {
 }
 
 // A message over the table; `ms` 0 keeps it until the next one (or clearNotice).
-function notice(text, ms = 4000) {
+function notice(text, ms = 4000, kind = 'error') {
   app.ui.notice = text;
+  app.ui.noticeKind = kind;
   clearTimeout(app.noticeTimer);
   if (ms) app.noticeTimer = setTimeout(() => { app.ui.notice = null; render(); }, ms);
   render();
@@ -222,7 +223,7 @@ function openTable(table, token) {
     },
     onState: onState,
     // A move is kept for the next connection: say so until it is answered.
-    onQueued: () => notice(t('moveKept'), 0),
+    onQueued: () => notice(t('moveKept'), 0, 'info'),
     onError: (m) => {
       // An answer to a request of ours is shown by `send`, which awaited it.
       if (m.code === 'disconnected' || m.id != null) return;

@@ -487,7 +487,7 @@ export function renderApp(view, env, ui) {
   return h('div', { class: 'app-root' },
     topBar(view, env),
     connBanner(env.status),
-    ui.notice ? h('div', { class: 'notice', testid: 'notice' }, ui.notice) : null,
+    ui.notice ? h('div', { class: `notice ${ui.noticeKind || 'error'}`, testid: 'notice', role: 'status' }, ui.notice) : null,
     body);
 }
 

@@ -10,8 +10,8 @@ pub struct Config {
     /// How long a new socket may take to send `hello` before it is closed with 4008;
     /// an idle half-open socket would otherwise hold a slot for ever.
     pub hello_timeout: Duration,
-    /// How often the server sends a WebSocket ping, so dead peers are noticed and
-    /// proxies keep the connection open.
+    /// How often the server sends a WebSocket ping to a silent peer, so dead peers are
+    /// noticed and proxies keep the connection open; at most half of `away_after`.
     pub ping_interval: Duration,
     /// A peer silent (no frame, no pong) for this long is dropped and its seat shown
     /// as disconnected.
