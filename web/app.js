@@ -60,10 +60,19 @@ function store(table, seat, token) {
   localStorage.setItem(`jass:${table}`, JSON.stringify({ seat, token }));
 }
 
-function notice(text) {
+// A message over the table; `ms` 0 keeps it until the next one (or clearNotice).
+function notice(text, ms = 4000, kind = 'error') {
   app.ui.notice = text;
+  app.ui.noticeKind = kind;
   clearTimeout(app.noticeTimer);
-  app.noticeTimer = setTimeout(() => { app.ui.notice = null; render(); }, 4000);
+  if (ms) app.noticeTimer = setTimeout(() => { app.ui.notice = null; render(); }, ms);
+  render();
+}
+
+function clearNotice(text) {
+  if (app.ui.notice !== text) return;
+  clearTimeout(app.noticeTimer);
+  app.ui.notice = null;
   render();
 }
 
@@ -73,7 +82,8 @@ function render() {
   if (app.page === 'table') {
     if (!app.view) {
       root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()),
-        h('div', { class: 'banner', testid: 'conn-banner' }, app.status === 'reconnecting' ? t('reconnecting') : t('connecting'))));
+        h('div', { class: 'banner', testid: 'conn-banner' },
+        app.status === 'reconnecting' ? t('reconnecting') : app.status === 'offline' ? t('offlineBanner') : t('connecting'))));
       return;
     }
     root.replaceChildren(renderApp(app.view, env(), app.ui));
@@ -212,6 +222,8 @@ function openTable(table, token) {
       if (token && w.seat != null) store(table, w.seat, token);
     },
     onState: onState,
+    // A move is kept for the next connection: say so until it is answered.
+    onQueued: () => notice(t('moveKept'), 0, 'info'),
     onError: (m) => {
       // An answer to a request of ours is shown by `send`, which awaited it.
       if (m.code === 'disconnected' || m.id != null) return;
@@ -279,15 +291,38 @@ function onState(msg) {
   render();
 }
 
-async function send(msg) {
+// Whether a game action already shows in the current view: its first copy arrived
+// before the connection died, and the copy sent again was refused `stale` for it.
+function alreadyTaken(msg) {
+  const g = app.view?.game;
+  if (!g) return false;
+  if (msg.type === 'play') return !g.hand.includes(msg.card);
+  if (msg.type === 'choose' || msg.type === 'schiebe') return !g.allowed.choose && !g.allowed.schiebe;
+  return false;
+}
+
+// Every request is answered on screen: confirmed (the new state shows it) or refused
+// with the reason, never silently dropped (issue 14 point 4).
+async function send(msg, opts) {
   if (!app.conn) return;
-  const err = await app.conn.send(msg);
-  if (!err || err.code === 'disconnected') return;
+  const err = await app.conn.send(msg, opts);
+  // A newer tap took this one's place (and its notice), or the page left the table:
+  // nothing to say.
+  if (err?.code === 'replaced' || err?.code === 'closed') return;
+  clearNotice(t('moveKept'));
+  if (!err) return;
+  if (err.code === 'disconnected') {
+    notice(t('notSent'));
+    return;
+  }
+  if (err.code === 'stale' && err.resent && alreadyTaken(msg)) return;
   notice(err.code === 'stale' ? t('stale') : t('error', { msg: err.message || err.code }));
 }
 
+// Game actions carry the version they were decided on, so one sent into a dead
+// connection can safely go again on the next: the server takes it at most once.
 function act(type, extra = {}) {
-  return send({ type, version: app.version, ...extra });
+  return send({ type, version: app.version, ...extra }, { retry: true });
 }
 
 async function copyLink() {

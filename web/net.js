@@ -1,8 +1,28 @@
-// The table's WebSocket: hello, requests with ids, and reconnecting with backoff
-// (1, 2, 4 … s capped at 10 s, with jitter). Close codes 4001, 4003 and 4004 stop it.
+// The table's WebSocket: hello, requests with ids, a heartbeat, and reconnecting with
+// backoff (1, 2, 4 … s capped at 10 s, with jitter). Close codes 4001, 4003 and 4004
+// stop it.
+//
+// Liveness (issue 14 point 4): a phone in a tunnel keeps its socket "open" for
+// minutes, so the browser's own events cannot be trusted. Once welcomed the client
+// sends a `ping` every HEARTBEAT_MS (protocol.md, `ping`); any frame from the server
+// counts as life, and a ping left without any frame after it for DEAD_MS means the
+// connection is dead (6–10 s after it died): it is dropped and a new one opened at
+// once. Measured from our own unanswered ping, not from the last frame, so a hidden
+// tab whose timers the browser slows to one a minute is not taken for dead. The `offline` event drops it too, and `online`
+// reconnects without waiting for the backoff.
+//
+// No tap is lost: a game action (it carries the `version` it was decided on) sent
+// while the connection is down, or whose answer the dead connection swallowed, is
+// kept and sent again on the next connection with its original `version`. The server
+// refuses it `stale` if the game moved meanwhile (also when the first copy did
+// arrive), so it is applied at most once, and the caller hears `ack` or the refusal.
+// Other requests are answered `disconnected` at once, to be shown and tried again.
 
 const STOP_CODES = new Set([4001, 4003, 4004]);
 const PROTOCOL = 1;
+export const HEARTBEAT_MS = 3000;
+export const DEAD_MS = 6000;
+const WATCH_MS = 500;
 
 export class TableConnection {
   /**
@@ -20,9 +40,23 @@ export class TableConnection {
     this.timer = null;
     this.stopped = false;
     this.status = 'connecting';
+    // id -> {msg, resolve, retry}: sent on the current socket, not yet answered.
     this.pending = new Map();
-    this.onOnline = () => { if (this.status === 'reconnecting') this.reconnectNow(); };
+    // Game actions waiting for the next welcome: [{msg, resolve}], oldest first.
+    this.queue = [];
+    this.welcomed = false;
+    this.openedAt = 0;
+    // When the oldest ping not followed by any frame went out; null when answered.
+    this.awaiting = null;
+    this.lastPing = 0;
+    this.beat = setInterval(() => this.tick(), WATCH_MS);
+    this.onOnline = () => { if (this.status !== 'open') { this.attempt = 0; this.reconnectNow(); } };
+    this.onOffline = () => this.drop('offline');
+    // Back in front (a phone unlocked): check the connection now, not at the next beat.
+    this.onVisible = () => { if (document.visibilityState === 'visible') this.ping(); };
     window.addEventListener('online', this.onOnline);
+    window.addEventListener('offline', this.onOffline);
+    document.addEventListener('visibilitychange', this.onVisible);
   }
 
   url() {
@@ -38,6 +72,11 @@ export class TableConnection {
   connect() {
     if (this.stopped) return;
     clearTimeout(this.timer);
+    if (navigator.onLine === false) {
+      // No network: wait for `online` instead of failing attempts in a loop.
+      this.setStatus('offline');
+      return;
+    }
     let ws;
     try {
       ws = new WebSocket(this.url());
@@ -46,22 +85,31 @@ export class TableConnection {
       return;
     }
     this.ws = ws;
+    this.welcomed = false;
+    this.openedAt = Date.now();
+    this.awaiting = null;
     ws.onopen = () => {
       const hello = { type: 'hello', protocol: PROTOCOL };
       if (this.token) hello.token = this.token;
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
+      this.awaiting = null;
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       switch (msg.type) {
         case 'welcome':
           this.attempt = 0;
+          this.welcomed = true;
           this.setStatus('open');
           this.h.onWelcome?.(msg);
           break;
         case 'state':
           this.h.onState?.(msg);
+          // Kept actions go out after the first state, so the answer meets a page
+          // that already shows the table as it is now.
+          this.flushQueue();
           break;
         case 'error':
           this.settle(msg.id, msg);
@@ -77,17 +125,85 @@ export class TableConnection {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      for (const [, resolve] of this.pending) resolve({ code: 'disconnected' });
-      this.pending.clear();
       if (STOP_CODES.has(ev.code)) {
+        this.failAll();
         this.stopped = true;
         this.setStatus('stopped');
         this.h.onStop?.(ev.code);
         return;
       }
+      this.lost();
       this.scheduleReconnect();
     };
     ws.onerror = () => { /* onclose follows */ };
+  }
+
+  /** The heartbeat and the watchdog, twice a second. */
+  tick() {
+    const ws = this.ws;
+    if (!ws || this.stopped) return;
+    const now = Date.now();
+    const silent = this.welcomed ? this.awaiting != null && now - this.awaiting > DEAD_MS : now - this.openedAt > DEAD_MS;
+    if (silent) {
+      // No answer to our ping (or no welcome): the socket is dead whatever it says.
+      this.drop('reconnecting');
+      return;
+    }
+    if (now - this.lastPing >= HEARTBEAT_MS) this.ping(now);
+  }
+
+  ping(now = Date.now()) {
+    const ws = this.ws;
+    if (!ws || !this.welcomed || ws.readyState !== WebSocket.OPEN) return;
+    this.lastPing = now;
+    if (this.awaiting == null) this.awaiting = now;
+    try { ws.send(JSON.stringify({ type: 'ping', t: now })); } catch { /* onclose follows */ }
+  }
+
+  /** Gives up the current socket without waiting for the browser to notice. */
+  drop(status) {
+    const ws = this.ws;
+    if (this.stopped) return;
+    if (ws) {
+      this.ws = null;
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try { ws.close(); } catch { /* already gone */ }
+      this.lost();
+    }
+    if (status === 'offline' || navigator.onLine === false) {
+      clearTimeout(this.timer);
+      this.setStatus('offline');
+      return;
+    }
+    this.attempt = 0;
+    this.scheduleReconnect();
+  }
+
+  /** The socket is gone: kept actions wait for the next one, the rest fail now. */
+  lost() {
+    this.welcomed = false;
+    const answered = [];
+    for (const [, p] of this.pending) {
+      if (p.retry) this.queue.push(p);
+      else answered.push(p);
+    }
+    this.pending.clear();
+    for (const p of answered) p.resolve({ code: 'disconnected', message: 'not connected' });
+    if (this.queue.length) this.h.onQueued?.();
+  }
+
+  failAll(code = 'disconnected') {
+    const all = [...this.pending.values(), ...this.queue];
+    this.pending.clear();
+    this.queue = [];
+    for (const p of all) p.resolve({ code, message: 'not connected' });
+  }
+
+  flushQueue() {
+    if (!this.welcomed || !this.queue.length) return;
+    const q = this.queue;
+    this.queue = [];
+    for (const p of q) this.transmit({ ...p, resent: true });
   }
 
   scheduleReconnect() {
@@ -101,36 +217,69 @@ export class TableConnection {
   }
 
   reconnectNow() {
+    if (this.stopped) return;
     clearTimeout(this.timer);
+    if (this.ws) return;
     this.connect();
   }
 
   settle(id, err) {
     if (id == null) return;
-    const resolve = this.pending.get(id);
-    if (resolve) {
+    const p = this.pending.get(id);
+    if (p) {
       this.pending.delete(id);
-      resolve(err);
+      p.resolve(err && p.resent ? { ...err, resent: true } : err);
     }
   }
 
-  /** Sends a request; resolves with null on ack or with the error message. */
-  send(msg) {
+  transmit(p) {
+    const id = this.nextId++;
+    this.pending.set(id, p);
+    try {
+      this.ws.send(JSON.stringify({ ...p.msg, id }));
+    } catch {
+      // The socket broke under us; `lost` (via onclose or the watchdog) deals with it.
+    }
+  }
+
+  /**
+   * Sends a request; resolves with null on ack or with the error message. With
+   * `retry` (game actions, which carry a `version`) a request that cannot be sent or
+   * whose answer is lost is kept and sent again after reconnecting; the newest tap
+   * replaces a kept one, whose promise resolves `{code: 'replaced'}`.
+   */
+  send(msg, { retry = false } = {}) {
     return new Promise((resolve) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        resolve({ code: 'disconnected', message: 'not connected' });
+      const p = { msg, resolve, retry };
+      const ready = this.ws && this.welcomed && this.ws.readyState === WebSocket.OPEN;
+      if (!ready) {
+        if (!retry || this.stopped) {
+          resolve({ code: 'disconnected', message: 'not connected' });
+          return;
+        }
+        for (const old of this.queue) old.resolve({ code: 'replaced' });
+        this.queue = [p];
+        this.h.onQueued?.();
         return;
       }
-      const id = this.nextId++;
-      this.pending.set(id, resolve);
-      this.ws.send(JSON.stringify({ ...msg, id }));
+      this.transmit(p);
     });
   }
 
   close() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearInterval(this.beat);
     window.removeEventListener('online', this.onOnline);
-    if (this.ws) this.ws.close(1000);
+    window.removeEventListener('offline', this.onOffline);
+    document.removeEventListener('visibilitychange', this.onVisible);
+    // The page left this table: nothing to tell the player about its requests.
+    this.failAll('closed');
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = null;
+      ws.close(1000);
+    }
   }
 }

@@ -104,7 +104,9 @@ function topBar(view, env) {
 
 export function connBanner(status) {
   if (status === 'open' || !status) return null;
-  const text = status === 'reconnecting' ? t('reconnecting') : status === 'connecting' ? t('connecting') : null;
+  const text = status === 'reconnecting' ? t('reconnecting')
+    : status === 'offline' ? t('offlineBanner')
+      : status === 'connecting' ? t('connecting') : null;
   if (!text) return null;
   return h('div', { class: 'banner', testid: 'conn-banner', role: 'status' }, text);
 }
@@ -485,7 +487,7 @@ export function renderApp(view, env, ui) {
   return h('div', { class: 'app-root' },
     topBar(view, env),
     connBanner(env.status),
-    ui.notice ? h('div', { class: 'notice', testid: 'notice' }, ui.notice) : null,
+    ui.notice ? h('div', { class: `notice ${ui.noticeKind || 'error'}`, testid: 'notice', role: 'status' }, ui.notice) : null,
     body);
 }
 

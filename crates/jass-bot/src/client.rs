@@ -272,6 +272,7 @@ pub fn with_id(msg: ClientMsg, new: u64) -> ClientMsg {
         ClientMsg::Start { .. } => ClientMsg::Start { id },
         ClientMsg::SwapSeats { a, b, .. } => ClientMsg::SwapSeats { a, b, id },
         ClientMsg::FreeSeat { seat, .. } => ClientMsg::FreeSeat { seat, id },
+        ClientMsg::AddComputer { seat, .. } => ClientMsg::AddComputer { seat, id },
         ClientMsg::SetOptions { preset, options, .. } => ClientMsg::SetOptions { preset, options, id },
         ClientMsg::Rematch { .. } => ClientMsg::Rematch { id },
         m @ (ClientMsg::Hello { .. } | ClientMsg::Ping { .. }) => m,

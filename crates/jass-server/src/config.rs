@@ -10,12 +10,18 @@ pub struct Config {
     /// How long a new socket may take to send `hello` before it is closed with 4008;
     /// an idle half-open socket would otherwise hold a slot for ever.
     pub hello_timeout: Duration,
-    /// How often the server sends a WebSocket ping, so dead peers are noticed and
-    /// proxies keep the connection open.
+    /// How often the server sends a WebSocket ping to a silent peer, so dead peers are
+    /// noticed and proxies keep the connection open; at most half of `away_after`.
     pub ping_interval: Duration,
     /// A peer silent (no frame, no pong) for this long is dropped and its seat shown
     /// as disconnected.
     pub pong_timeout: Duration,
+    /// A seated peer silent for this long is shown as away (`connected: false`) while
+    /// its socket is still open (issue 14 point 4): a phone in a tunnel shows no TCP
+    /// close for minutes, and the others must not wait on it for `pong_timeout`.
+    /// Clients heartbeat with `ping` well within it; the server's WebSocket ping goes
+    /// to a peer silent for half of it, so any live client stays present.
+    pub away_after: Duration,
     /// Longest a single frame may take to go out; a peer that stops reading must not
     /// hold its connection task (or its buffers) for ever.
     pub send_timeout: Duration,
@@ -111,6 +117,7 @@ impl Default for Config {
             hello_timeout: Duration::from_secs(5),
             ping_interval: Duration::from_secs(15),
             pong_timeout: Duration::from_secs(45),
+            away_after: Duration::from_secs(10),
             send_timeout: Duration::from_secs(10),
             close_linger: Duration::from_secs(1),
             rate_burst: 20,

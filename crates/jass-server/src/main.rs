@@ -82,6 +82,10 @@ struct Args {
     /// table only holds a slot.
     #[arg(long, env = "JASS_UNJOINED_TIMEOUT_SECS")]
     unjoined_timeout_secs: Option<u64>,
+    /// Seconds of silence after which a seated player is shown as away (default 10);
+    /// clients send a `ping` heartbeat every few seconds.
+    #[arg(long, env = "JASS_AWAY_AFTER_SECS")]
+    away_after_secs: Option<u64>,
     /// Most tables created by one client address that are held at once (default 100).
     #[arg(long, env = "JASS_MAX_HELD_TABLES_PER_IP")]
     max_held_tables_per_ip: Option<usize>,
@@ -170,6 +174,7 @@ impl Args {
             table_unjoined_timeout: self
                 .unjoined_timeout_secs
                 .map_or(d.table_unjoined_timeout, std::time::Duration::from_secs),
+            away_after: self.away_after_secs.map_or(d.away_after, std::time::Duration::from_secs),
             max_held_tables_per_ip: self.max_held_tables_per_ip.unwrap_or(d.max_held_tables_per_ip),
             max_spectators: self.max_spectators.unwrap_or(d.max_spectators),
             max_spectators_per_ip: self.max_spectators_per_ip.unwrap_or(d.max_spectators_per_ip),

@@ -10,6 +10,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::SinkExt;
@@ -197,7 +198,12 @@ impl Conn {
         .await
         .ok()?;
         self.send_state(&mut views).await.ok()?;
-        let period = self.app.config.ping_interval;
+        let away_after = self.app.config.away_after;
+        // Pinged at half the away time, a live peer answers long before it would be
+        // shown away, whether or not it sends the `ping` heartbeat itself (bots).
+        let period = self.app.config.ping_interval.min(away_after / 2).max(Duration::from_millis(1));
+        // Whether the table was told this seat's peer is silent (issue 14 point 4).
+        let mut away = false;
         // Each connection pings at its own phase: connections opened together (a
         // restart's reconnects, a load test) would otherwise ping in one burst every
         // period, which showed as a latency spike every 15 s in the load bench.
@@ -225,17 +231,31 @@ impl Conn {
                     }
                     self.send_state(&mut views).await.ok()?;
                 }
-                frame = self.socket.recv() => match Box::pin(self.on_frame(frame)).await {
-                    Step::Continue => {}
-                    Step::Close(code, reason) => return Some((code, reason)),
-                    Step::Gone => return None,
-                    Step::Msg(msg) => Box::pin(self.handle(table, msg, &mut views)).await.ok()?,
+                frame = self.socket.recv() => {
+                    let step = Box::pin(self.on_frame(frame)).await;
+                    if away && matches!(step, Step::Continue | Step::Msg(_)) {
+                        // Back before its message: the others see it present, then its move.
+                        away = false;
+                        debug!("peer heard from again");
+                        table.presence(self.id, false).await;
+                    }
+                    match step {
+                        Step::Continue => {}
+                        Step::Close(code, reason) => return Some((code, reason)),
+                        Step::Gone => return None,
+                        Step::Msg(msg) => Box::pin(self.handle(table, msg, &mut views)).await.ok()?,
+                    }
                 },
                 _ = ping.tick() => {
                     let silent = self.last_seen.elapsed();
                     if silent > self.app.config.pong_timeout {
                         info!("peer stopped answering pings, dropping it");
                         return None;
+                    }
+                    if seat.is_some() && !away && silent >= away_after {
+                        away = true;
+                        info!(silent_ms = silent.as_millis(), "peer silent, shown as away");
+                        table.presence(self.id, true).await;
                     }
                     // A peer heard from within the period is alive; a ping would only
                     // add a frame each way.

@@ -85,7 +85,7 @@ fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
     let span = info_span!("table", table = %s.id);
     let actor = TableActor {
         computers: BySeat::default(),
-        thinking: [false; 4],
+        thinking: BySeat::default(),
         pool: s.computers,
         thought_tx,
         id: s.id,
@@ -120,15 +120,24 @@ struct SeatConn {
     /// number: a swap moves it along, and freeing the seat replaces it so a revoked
     /// connection never sees the next occupant's hand.
     view: watch::Sender<Utf8Bytes>,
+    /// The live connection's peer has been silent for `away_after` (its socket task
+    /// says so): shown as `connected: false` although the socket is still open.
+    away: bool,
 }
 
 impl Default for SeatConn {
     fn default() -> Self {
-        Self { conn: None, view: watch::channel(Utf8Bytes::from_static("")).0 }
+        Self { conn: None, view: watch::channel(Utf8Bytes::from_static("")).0, away: false }
     }
 }
 
 impl SeatConn {
+    /// A live connection whose peer has been heard from lately: what `connected`
+    /// shows (issue 14 point 4).
+    fn present(&self) -> bool {
+        self.conn.is_some() && !self.away
+    }
+
     /// Closes the live connection, if any, with `kick`.
     fn kick(&mut self, kick: Kick) {
         if let Some((_, tx)) = self.conn.take() {
@@ -171,7 +180,7 @@ struct TableActor {
     /// while the computer is thinking (it is then with the pool).
     computers: BySeat<Option<Box<jass_ai::Computer>>>,
     /// Seats whose computer is thinking.
-    thinking: [bool; 4],
+    thinking: BySeat<bool>,
     /// See [`Spawn::computers`].
     pool: Arc<crate::computer::Pool>,
     /// Where the pool sends the computers' decisions.
@@ -288,6 +297,7 @@ impl TableActor {
                 }
             }
             TableCmd::Detach { conn } => self.detach(conn),
+            TableCmd::Presence { conn, away } => self.presence(conn, away),
             TableCmd::Request { conn, msg, reply } => {
                 let r = self.request(conn, *msg).await;
                 let _ = reply.send(r);
@@ -314,7 +324,7 @@ impl TableActor {
             SeatInfo {
                 name: occupant.map(|o| o.name.clone()),
                 computer: occupant.is_some_and(Occupant::computer),
-                connected: self.conns.at(seat).conn.is_some(),
+                connected: self.conns.at(seat).present(),
             }
         })
     }
@@ -385,7 +395,7 @@ impl TableActor {
                 *slot = None;
                 continue;
             }
-            if slot.as_ref().is_none_or(|c| c.seat() != seat) && !self.thinking[seat.index()] {
+            if slot.as_ref().is_none_or(|c| c.seat() != seat) && !*self.thinking.at(seat) {
                 *slot = Some(self.pool.computer(seat, self.state.options));
             }
             let Some(game) = &self.state.game else { continue };
@@ -395,7 +405,7 @@ impl TableActor {
             if crate::computer::due(&view)
                 && let Some(computer) = self.computers.at_mut(seat).take()
             {
-                self.thinking[seat.index()] = true;
+                *self.thinking.at_mut(seat) = true;
                 self.pool.think(computer, view, self.state.game_version, self.thought_tx.clone());
             }
         }
@@ -404,7 +414,7 @@ impl TableActor {
     /// A computer's decision is back: played if the game is still where it was
     /// decided (else it decides again on the new view).
     async fn on_thought(&mut self, t: crate::computer::Thought) {
-        self.thinking[t.seat.index()] = false;
+        *self.thinking.at_mut(t.seat) = false;
         let still = self.state.seats.at(t.seat).as_ref().is_some_and(Occupant::computer);
         if !still {
             return;
@@ -476,6 +486,7 @@ impl TableActor {
         let slot = self.conns.at_mut(seat);
         slot.kick(Kick { code: close::REPLACED, reason: "another connection took this seat" });
         slot.conn = Some((conn, kick_tx));
+        slot.away = false;
         let views = slot.view.subscribe();
         self.joined = true;
         info!(%seat, conn, "seat connected");
@@ -490,10 +501,25 @@ impl TableActor {
         }
         let seat = self.seat_of(conn);
         if let Some(seat) = seat {
-            self.conns.at_mut(seat).conn = None;
+            let slot = self.conns.at_mut(seat);
+            slot.conn = None;
+            slot.away = false;
             info!(%seat, conn, "seat disconnected");
             self.publish();
         }
+    }
+
+    /// A seated connection's peer fell silent or spoke again; a replaced connection
+    /// or a spectator changes nothing, and neither does a repeat.
+    fn presence(&mut self, conn: ConnId, away: bool) {
+        let Some(seat) = self.seat_of(conn) else { return };
+        let slot = self.conns.at_mut(seat);
+        if slot.away == away {
+            return;
+        }
+        slot.away = away;
+        info!(%seat, conn, away, "seat presence");
+        self.publish();
     }
 
     /// The seat `conn` currently plays (a replaced connection plays none).

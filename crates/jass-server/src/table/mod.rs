@@ -99,6 +99,14 @@ pub(crate) enum TableCmd {
         /// The connection.
         conn: ConnId,
     },
+    /// A seated socket's peer fell silent for `away_after`, or was heard from again
+    /// (issue 14 point 4). Presence only: published at the same `version`.
+    Presence {
+        /// The connection.
+        conn: ConnId,
+        /// Silent (`true`) or heard from again.
+        away: bool,
+    },
     /// A client request other than `hello` and `ping`.
     Request {
         /// The connection it came from (the actor maps it to a seat).
@@ -156,6 +164,12 @@ impl TableHandle {
     /// Detaches a connection; a table that is gone needs no telling.
     pub(crate) async fn detach(&self, conn: ConnId) {
         let _ = self.tx.send(TableCmd::Detach { conn }).await;
+    }
+
+    /// Tells the table whether `conn`'s peer is silent; a table that is gone needs no
+    /// telling.
+    pub(crate) async fn presence(&self, conn: ConnId, away: bool) {
+        let _ = self.tx.send(TableCmd::Presence { conn, away }).await;
     }
 
     /// Hands a client request to the table.
