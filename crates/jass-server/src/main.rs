@@ -86,6 +86,16 @@ struct Args {
     /// clients send a `ping` heartbeat every few seconds.
     #[arg(long, env = "JASS_AWAY_AFTER_SECS")]
     away_after_secs: Option<u64>,
+    /// Playouts a computer player may run for one decision (default 2000).
+    #[arg(long, env = "JASS_COMPUTER_PLAYOUTS")]
+    computer_playouts: Option<u32>,
+    /// Milliseconds a computer player may think for one decision (default 300).
+    #[arg(long, env = "JASS_COMPUTER_BUDGET_MS")]
+    computer_budget_ms: Option<u64>,
+    /// Longest pause in milliseconds before a computer's move is shown (default 2000;
+    /// 0 plays at once).
+    #[arg(long, env = "JASS_COMPUTER_THINK_MS")]
+    computer_think_ms: Option<u64>,
     /// Most tables created by one client address that are held at once (default 100).
     #[arg(long, env = "JASS_MAX_HELD_TABLES_PER_IP")]
     max_held_tables_per_ip: Option<usize>,
@@ -175,6 +185,11 @@ impl Args {
                 .unjoined_timeout_secs
                 .map_or(d.table_unjoined_timeout, std::time::Duration::from_secs),
             away_after: self.away_after_secs.map_or(d.away_after, std::time::Duration::from_secs),
+            computer_playouts: self.computer_playouts.unwrap_or(d.computer_playouts),
+            computer_time_budget: self
+                .computer_budget_ms
+                .map_or(d.computer_time_budget, std::time::Duration::from_millis),
+            computer_think: self.computer_think_ms.map_or(d.computer_think, std::time::Duration::from_millis),
             max_held_tables_per_ip: self.max_held_tables_per_ip.unwrap_or(d.max_held_tables_per_ip),
             max_spectators: self.max_spectators.unwrap_or(d.max_spectators),
             max_spectators_per_ip: self.max_spectators_per_ip.unwrap_or(d.max_spectators_per_ip),
