@@ -64,8 +64,8 @@ async fn play_until(human: &mut Client, stop: impl Fn(&jass_engine::SeatView) ->
     panic!("the game did not get there");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_human_and_three_computers_play_a_whole_game() {
+/// A table to 500 of Anna (seat 0, host) and three computers, not started yet.
+async fn human_and_three_computers() -> (Server, String, String, Client) {
     let server = Server::start(unlimited_config()).await;
     let (table, token) =
         server.create(json!({"name": "Anna", "preset": "to_1000", "options": {"target": 500}})).await;
@@ -73,6 +73,12 @@ async fn one_human_and_three_computers_play_a_whole_game() {
     for seat in 1..4 {
         add(&mut human, seat).await.unwrap();
     }
+    (server, table, token, human)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_human_and_three_computers_play_a_whole_game() {
+    let (server, table, _, mut human) = human_and_three_computers().await;
     human.wait_view(|v| v.seats.iter().skip(1).all(|s| s.computer)).await;
     assert_eq!(human.view().seats[2].name.as_deref(), Some("Computer 2"));
     assert!(!human.view().seats[0].computer);
@@ -113,13 +119,7 @@ async fn the_host_fills_and_removes_computer_seats() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn computers_come_back_after_a_restart_and_finish_the_game() {
-    let server = Server::start(unlimited_config()).await;
-    let (table, token) =
-        server.create(json!({"name": "Anna", "preset": "to_1000", "options": {"target": 500}})).await;
-    let mut human = server.connect(&table, Some(&token)).await;
-    for seat in 1..4 {
-        add(&mut human, seat).await.unwrap();
-    }
+    let (server, table, token, mut human) = human_and_three_computers().await;
     let id = Some(human.id());
     human.request(ClientMsg::Start { id }).await.unwrap();
     // Play until a dozen cards are out, then restart from the stored entries.

@@ -9,25 +9,12 @@ mod common;
 use std::path::Path;
 
 use binary::{Proc, cleanup, export, free_port, rows, run_to_exit, temp_db, write_row};
-use common::{Client, Server, connect_all, sync_all};
-use jass_protocol::ClientMsg;
+use common::{Client, Server, act_once, connect_all, sync_all};
 use serde_json::{Value, json};
 
-/// One plain move by whoever must act.
+/// One plain move by whoever must act, then everyone in sync.
 async fn play_one(players: &mut [Client]) {
-    sync_all(players).await;
-    let g = players[0].view().game.clone().expect("started");
-    let seat = g.to_act.expect("someone must act").index();
-    let c = &mut players[seat];
-    let v = c.view().game.clone().unwrap();
-    let id = Some(c.id());
-    let msg = if v.allowed.choose {
-        ClientMsg::Choose { contract: jass_engine::Contract::Obenabe, version: None, id }
-    } else {
-        let card = v.allowed.cards.first().expect("a legal card");
-        ClientMsg::Play { card, weis: Vec::new(), stoeck: false, version: None, id }
-    };
-    c.request(msg).await.expect("a legal move is accepted");
+    act_once(players).await;
     sync_all(players).await;
 }
 

@@ -8,8 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{Server, connect_all, sync_all, unlimited_config};
-use jass_protocol::ClientMsg;
+use common::{Server, act_once, connect_all, sync_all, unlimited_config};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
@@ -59,22 +58,7 @@ async fn finish_a_game(server: &Server) -> String {
         if g.result.is_some() {
             return table;
         }
-        let seat = g.to_act.unwrap().index();
-        let c = &mut players[seat];
-        let v = c.view().game.clone().unwrap();
-        let id = Some(c.id());
-        let msg = if v.allowed.choose {
-            ClientMsg::Choose { contract: jass_engine::Contract::Obenabe, version: None, id }
-        } else {
-            ClientMsg::Play {
-                card: v.allowed.cards.first().unwrap(),
-                weis: Vec::new(),
-                stoeck: false,
-                version: None,
-                id,
-            }
-        };
-        c.request(msg).await.unwrap();
+        act_once(&mut players).await;
     }
 }
 

@@ -318,8 +318,7 @@ impl TableActor {
     }
 
     fn seat_infos(&self) -> [SeatInfo; 4] {
-        std::array::from_fn(|i| {
-            let seat = Seat::ALL.get(i).copied().unwrap_or(Seat::ALL[0]);
+        Seat::ALL.map(|seat| {
             let occupant = self.state.seats.at(seat).as_ref();
             SeatInfo {
                 name: occupant.map(|o| o.name.clone()),

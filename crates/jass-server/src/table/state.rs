@@ -189,8 +189,9 @@ impl TableState {
                 }
             }
             Entry::Action { seat, action, next_seed } => {
+                // `Game::apply` checks the action itself and changes nothing when it
+                // refuses it, so no separate `validate` is needed here.
                 let game = self.game.as_mut().ok_or(ApplyError::NoGame)?;
-                game.validate(*seat, action).map_err(|_| ApplyError::Illegal)?;
                 if let Some(seed) = next_seed {
                     game.apply(*seat, action.clone(), || *seed).map_err(|_| ApplyError::Illegal)?;
                 } else if game.next_card_ends_round() {
