@@ -102,8 +102,9 @@ pub type StoreFuture = Pin<Box<dyn Future<Output = Result<(), StoreError>> + Sen
 pub trait Store: Send + Sync + 'static {
     /// Queues `entry` for `table`. Entries of one table must be kept in call order.
     /// The returned future resolves once the entry is durable; callers await it
-    /// before telling anyone about the change.
-    fn append(&self, table: &str, entry: Entry) -> StoreFuture;
+    /// before telling anyone about the change. Borrowed: the SQLite store only
+    /// serializes it, and the table applies the same entry once it is stored.
+    fn append(&self, table: &str, entry: &Entry) -> StoreFuture;
 
     /// Deletes a table's history (an unfinished table that expired idle). Stores that
     /// keep nothing beyond the process need not do anything.
@@ -183,10 +184,10 @@ impl Store for MemoryStore {
         self.tables.lock().ok()?.get(table).cloned()
     }
 
-    fn append(&self, table: &str, entry: Entry) -> StoreFuture {
+    fn append(&self, table: &str, entry: &Entry) -> StoreFuture {
         let result = match self.tables.lock() {
             Ok(mut tables) => {
-                tables.entry(table.to_owned()).or_default().push(entry);
+                tables.entry(table.to_owned()).or_default().push(entry.clone());
                 Ok(())
             }
             Err(_) => Err(StoreError("memory store lock poisoned".to_owned())),
@@ -303,8 +304,8 @@ impl SqliteStore {
 }
 
 impl Store for SqliteStore {
-    fn append(&self, table: &str, entry: Entry) -> StoreFuture {
-        let write = serde_json::to_string(&entry).map(|json| self.inner.append(table, json));
+    fn append(&self, table: &str, entry: &Entry) -> StoreFuture {
+        let write = serde_json::to_string(entry).map(|json| self.inner.append(table, json));
         Box::pin(async move {
             match write {
                 Ok(fut) => fut.await.map_err(|e| StoreError(e.to_string())),

@@ -31,7 +31,7 @@ impl Default for TestStore {
 }
 
 impl Store for TestStore {
-    fn append(&self, table: &str, entry: Entry) -> StoreFuture {
+    fn append(&self, table: &str, entry: &Entry) -> StoreFuture {
         let is_action = matches!(entry, Entry::Action { .. });
         if is_action && self.fail.load(Ordering::SeqCst) {
             return Box::pin(std::future::ready(Err(StoreError("disk on fire".into()))));

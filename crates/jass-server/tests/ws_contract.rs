@@ -121,7 +121,7 @@ struct Gate {
 }
 
 impl Store for GatedStore {
-    fn append(&self, table: &str, entry: Entry) -> StoreFuture {
+    fn append(&self, table: &str, entry: &Entry) -> StoreFuture {
         let stored = self.inner.append(table, entry);
         if !self.gate.armed.swap(false, Ordering::SeqCst) {
             return stored;

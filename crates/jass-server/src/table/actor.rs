@@ -310,7 +310,7 @@ impl TableActor {
     /// contract; if it does anyway the store and memory disagree, which is logged
     /// loudly (a restart would then quarantine the table rather than guess).
     async fn commit(&mut self, entry: Entry) -> Result<(), Refusal> {
-        self.store.append(&self.id, entry.clone()).await.map_err(internal)?;
+        self.store.append(&self.id, &entry).await.map_err(internal)?;
         self.state.apply(&entry).map_err(|e| {
             warn!(error = %e, "a stored entry could not be applied");
             Refusal::new(ErrorCode::Internal, "the server could not apply this")
