@@ -273,6 +273,9 @@ pub fn with_id(msg: ClientMsg, new: u64) -> ClientMsg {
         ClientMsg::SwapSeats { a, b, .. } => ClientMsg::SwapSeats { a, b, id },
         ClientMsg::FreeSeat { seat, .. } => ClientMsg::FreeSeat { seat, id },
         ClientMsg::AddComputer { seat, .. } => ClientMsg::AddComputer { seat, id },
+        ClientMsg::SetTiming { step_in, move_clock, reserve, .. } => {
+            ClientMsg::SetTiming { step_in, move_clock, reserve, id }
+        }
         ClientMsg::SetOptions { preset, options, .. } => ClientMsg::SetOptions { preset, options, id },
         ClientMsg::Rematch { .. } => ClientMsg::Rematch { id },
         m @ (ClientMsg::Hello { .. } | ClientMsg::Ping { .. }) => m,

@@ -129,7 +129,7 @@ mod tests {
     use rand::rngs::StdRng;
 
     fn table_view(game: &Game, me: Seat) -> TableView {
-        let seat = || SeatInfo { name: Some("bot".to_owned()), computer: false, connected: true };
+        let seat = || SeatInfo { name: Some("bot".to_owned()), connected: true, ..SeatInfo::default() };
         TableView {
             table: "t".to_owned(),
             you: Some(me),
@@ -139,6 +139,9 @@ mod tests {
             options: *game.options(),
             games: 1,
             rematch: [false; 4],
+            timing: jass_protocol::Timing::default(),
+            clock: None,
+            reserve: None,
             game: Some(game.view(Viewer::Seat(me))),
         }
     }

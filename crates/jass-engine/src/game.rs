@@ -422,7 +422,12 @@ impl Game {
     /// [`record`](Self::record)).
     #[must_use]
     pub fn to_record(&self) -> Record {
-        Record { format: RECORD_FORMAT.to_owned(), options: self.options, rounds: self.log.rounds() }
+        Record {
+            format: RECORD_FORMAT.to_owned(),
+            options: self.options,
+            rounds: self.log.rounds(),
+            players: Vec::new(),
+        }
     }
 
     /// How many rounds were dealt (the record's rounds).

@@ -74,7 +74,7 @@ pub use game::{
 };
 pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, OptionsError, Preset};
 pub use playout::{Playout, play_random, random_hands, random_round, random_rounds};
-pub use record::{RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};
+pub use record::{Player, RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};
 pub use seat::{Seat, Team};
 pub use short_list::ShortList;
 pub use trick::{PlayedCard, PlayedCards, Trick, legal_cards};

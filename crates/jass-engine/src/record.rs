@@ -24,6 +24,23 @@ pub struct Record {
     pub options: Options,
     /// Every round dealt, in order.
     pub rounds: Vec<RoundRecord>,
+    /// Who sat where when the game ended, as the table knew them (a server fills this
+    /// in; a replay does not need it). Empty for a game played without a table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<Player>,
+}
+
+/// One seat's player in a [`Record`].
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    /// The seat.
+    pub seat: Seat,
+    /// The name shown at the table; `None` for a seat left free.
+    pub name: Option<String>,
+    /// A computer player held the seat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub computer: bool,
 }
 
 /// One dealt round.

@@ -32,6 +32,7 @@ impl Expected {
             format: jass_engine::RECORD_FORMAT.to_owned(),
             options: *g.options(),
             rounds: vec![first],
+            players: Vec::new(),
         };
         Self { record, scored: Vec::new() }
     }

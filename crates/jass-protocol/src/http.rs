@@ -17,6 +17,13 @@ pub struct CreateTable {
     /// Overrides: any subset of the option fields.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Step-in and move clock; default [`Timing::default`](crate::Timing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<crate::Timing>,
+    /// "Play with computers": seat computer players in the three other seats and
+    /// start the game at once (the host's partner is a computer too).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub computers: bool,
 }
 
 /// `POST /api/tables/{table}/seats`: take a free seat.
@@ -54,6 +61,9 @@ pub struct TableInfo {
     pub seats: [SeatInfo; 4],
     /// The options in force.
     pub options: Options,
+    /// The timing in force.
+    #[serde(default)]
+    pub timing: crate::Timing,
     /// Whether a game has started.
     pub started: bool,
     /// Spectators connected.

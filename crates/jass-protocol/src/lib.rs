@@ -155,6 +155,22 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
     },
+    /// Host, before the start: change the timing (step-in and move clock). Fields left
+    /// out keep their value.
+    SetTiming {
+        /// Seconds before the computer plays for an absent player; 0: never.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step_in: Option<u32>,
+        /// Seconds per decision; 0: no move clock.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        move_clock: Option<u32>,
+        /// Reserve seconds per player per game.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reserve: Option<u32>,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
     /// After the game: vote for a rematch; when all four have voted a new game starts
     /// with the same seats and options.
     Rematch {
@@ -174,7 +190,7 @@ pub enum ClientMsg {
 
 impl ClientMsg {
     /// Every message's `type` on the wire, in the order of [`ClientMsg::type_index`].
-    pub const TYPES: [&'static str; 13] = [
+    pub const TYPES: [&'static str; 14] = [
         "hello",
         "schiebe",
         "choose",
@@ -188,6 +204,7 @@ impl ClientMsg {
         "rematch",
         "ping",
         "add_computer",
+        "set_timing",
     ];
 
     /// This message's place in [`ClientMsg::TYPES`] (per-type counters index by it).
@@ -207,6 +224,7 @@ impl ClientMsg {
             Self::Rematch { .. } => 10,
             Self::Ping { .. } => 11,
             Self::AddComputer { .. } => 12,
+            Self::SetTiming { .. } => 13,
         }
     }
 
@@ -229,6 +247,7 @@ impl ClientMsg {
             | Self::SwapSeats { id, .. }
             | Self::FreeSeat { id, .. }
             | Self::AddComputer { id, .. }
+            | Self::SetTiming { id, .. }
             | Self::SetOptions { id, .. }
             | Self::Rematch { id }
             | Self::Hello { id, .. }
@@ -317,7 +336,7 @@ pub enum ServerMsg {
 }
 
 /// A seat at the table as everybody sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatInfo {
     /// The player's name, `null` while the seat is free.
@@ -326,8 +345,18 @@ pub struct SeatInfo {
     /// "Computer 2"); absent (false) for a human or a free seat.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub computer: bool,
-    /// Whether the player has a live connection.
+    /// Whether the player has a live connection whose peer was heard from lately
+    /// (a seat is shown away after a short silence, protocol.md 2.5).
     pub connected: bool,
+    /// The computer is playing this seat for now, although no computer holds it: its
+    /// player is away (step-in), ran out of time (move clock), the seat was freed
+    /// during the game, or its new player takes over at the next deal.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_in: bool,
+    /// The seat's player joined during a round and takes over at the next deal; until
+    /// then they see no hand and the computer plays the seat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub waiting: bool,
 }
 
 /// What one connection sees of the table: the lobby, and the engine's seat view once
@@ -351,8 +380,84 @@ pub struct TableView {
     pub games: u32,
     /// Rematch votes by seat, after a game.
     pub rematch: [bool; 4],
+    /// The table's timing: step-in for absent players and the move clock.
+    #[serde(default)]
+    pub timing: Timing,
+    /// The running deadline of the seat to act, while a game is on and it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<TurnClock>,
+    /// Each seat's move-clock reserve left in this game, in milliseconds (only while
+    /// the move clock is on and a game has started).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserve: Option<[u32; 4]>,
     /// The game, once started: the engine's allow-list view for this connection.
     pub game: Option<SeatView>,
+}
+
+/// How long the table waits for a player before the computer plays for them
+/// (issue 14, points 2 and 3). All in whole seconds; 0 turns a part off.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Timing {
+    /// The computer plays for a player who is disconnected or away after this long
+    /// on their turn, and at once for as long as they stay away. 0: never.
+    pub step_in: u32,
+    /// Move clock: seconds per decision. 0: no clock (a present player may take as
+    /// long as they like).
+    pub move_clock: u32,
+    /// Move clock: extra seconds per player per game, used up after `move_clock`.
+    pub reserve: u32,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Self { step_in: 20, move_clock: 0, reserve: 60 }
+    }
+}
+
+impl Timing {
+    /// Accepted ranges: step-in 0 or 5–600 s, move clock 0 or 5–300 s, reserve
+    /// 0–3600 s.
+    ///
+    /// # Errors
+    /// A value out of range, named.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.step_in != 0 && !(5..=600).contains(&self.step_in) {
+            return Err(format!("step_in must be 0 or 5–600 seconds, not {}", self.step_in));
+        }
+        if self.move_clock != 0 && !(5..=300).contains(&self.move_clock) {
+            return Err(format!("move_clock must be 0 or 5–300 seconds, not {}", self.move_clock));
+        }
+        if self.reserve > 3600 {
+            return Err(format!("reserve must be 0–3600 seconds, not {}", self.reserve));
+        }
+        Ok(())
+    }
+}
+
+/// Why the seat to act has a deadline.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Deadline {
+    /// The move clock: its seconds per decision and then the seat's reserve.
+    MoveClock,
+    /// The player is away: the computer steps in then.
+    StepIn,
+}
+
+/// The countdown of the seat to act.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnClock {
+    /// The seat whose decision it is.
+    pub seat: Seat,
+    /// Why it has a deadline.
+    pub kind: Deadline,
+    /// When the computer moves for it, in the server's Unix milliseconds.
+    pub deadline: u64,
+    /// The server's Unix milliseconds when this state was made: draw `deadline − now`
+    /// from the moment the state arrived, whatever the client's own clock says.
+    pub now: u64,
 }
 
 /// Stable error codes (snake_case on the wire).
@@ -398,6 +503,10 @@ pub enum ErrorCode {
     BadOrigin,
     /// Names must be 1–24 characters.
     BadName,
+    /// The seat's player joined during a round and takes over at the next deal.
+    WaitingForDeal,
+    /// Timing out of range (`set_timing`).
+    BadTiming,
     /// Engine: the game is over.
     GameOver,
     /// Engine: another seat must act.

@@ -46,6 +46,7 @@ fn type_names_match_the_wire() {
         r#"{"type":"rematch"}"#,
         r#"{"type":"ping","t":1}"#,
         r#"{"type":"add_computer","seat":2}"#,
+        r#"{"type":"set_timing","step_in":20}"#,
     ];
     assert_eq!(frames.len(), ClientMsg::TYPES.len());
     for (i, frame) in frames.iter().enumerate() {

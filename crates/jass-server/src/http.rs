@@ -207,6 +207,9 @@ async fn create(
     let req: CreateTable = parse(&body)?;
     // Checked here too, so a bad name never leaves an empty table behind.
     valid_name(&req.name)?;
+    if let Some(timing) = &req.timing {
+        timing.validate().map_err(|e| Refusal::new(ErrorCode::BadTiming, e))?;
+    }
     let options =
         options_from(req.preset, req.options.as_ref()).map_err(|e| Refusal::new(ErrorCode::BadOptions, e))?;
     if app.shutdown.is_stopping() {
@@ -232,6 +235,9 @@ async fn create(
         return Err(busy("tables"));
     }
     let joined = handle.join(req.name, Seat::new(0)).await?;
+    if req.timing.is_some() || req.computers {
+        handle.setup(req.timing, req.computers).await?;
+    }
     bump(&app.stats.tables_created);
     tracing::info!(table = %id, "table created");
     Ok((StatusCode::CREATED, axum::Json(joined)).into_response())
@@ -319,7 +325,7 @@ async fn record(State(app): State<Arc<App>>, Path(table): Path<String>) -> Resul
                 .flatten()
                 .filter(|e| !e.is_empty())
                 .ok_or_else(unknown_table)?;
-            finished_record(TableState::replay(&entries).0.game.as_ref())?
+            finished_record(&TableState::replay(&entries).0)?
         }
     };
     let disposition = format!("attachment; filename=\"jass-{table}.json\"");

@@ -79,6 +79,15 @@ pub enum Entry {
         action: Action,
         /// The seed of the round this action caused to be dealt, if any.
         next_seed: Option<Seed>,
+        /// With the move clock on: the acting seat's reserve left after this
+        /// decision, in milliseconds (issue 14 point 3), so a restart keeps it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reserve: Option<u32>,
+    },
+    /// The host changed the step-in and move clock (issue 14 points 2 and 3).
+    TimingSet {
+        /// The new timing.
+        timing: jass_protocol::Timing,
     },
 }
 

@@ -165,13 +165,14 @@ async fn play_game(server: &Server) {
                 assert!(tokens.iter().all(|t| !format!("{token_hash:?}").contains(t.as_str())));
             }
             Entry::GameStarted { seed, .. } => game = Some(Game::new(options.unwrap(), seed).unwrap()),
-            Entry::Action { seat, action, next_seed } => {
+            Entry::Action { seat, action, next_seed, .. } => {
                 game.as_mut().unwrap().apply(seat, action, || next_seed.expect("a recorded seed")).unwrap();
             }
             Entry::Freed { .. }
             | Entry::Swapped { .. }
             | Entry::RematchVote { .. }
-            | Entry::ComputerSeated { .. } => {
+            | Entry::ComputerSeated { .. }
+            | Entry::TimingSet { .. } => {
                 panic!("no lobby changes or rematch in this game")
             }
         }

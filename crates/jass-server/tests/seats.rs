@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Server, act_once, connect_all, fast_config, start, sync_all};
+use common::{Client, Server, act_once, connect_all, fast_config, start, sync_all};
 use jass_engine::Seat;
 use jass_protocol::{ClientMsg, ErrorCode, close};
 use serde_json::json;
@@ -67,7 +67,7 @@ async fn a_bad_token_gets_its_error_and_4003() {
 }
 
 #[tokio::test]
-async fn the_host_frees_a_seat_mid_game_and_a_new_player_takes_it() {
+async fn issue14_point1_a_seat_freed_mid_round_is_taken_over_only_at_the_next_deal() {
     let server = Server::start(fast_config()).await;
     let (table, tokens) = server.full_table(json!({"name": "Anna"})).await;
     let mut players = connect_all(&server, &table, &tokens).await;
@@ -94,11 +94,59 @@ async fn the_host_frees_a_seat_mid_game_and_a_new_player_takes_it() {
         Err(ErrorCode::BadMessage)
     );
 
-    // Someone new joins the freed seat mid-game and holds the same cards.
+    // Issue 14 point 1: the computer plays the freed seat, and the everyone sees so.
+    let free = &players[0].view().seats[3];
+    assert!(free.stand_in && free.name.is_none(), "{free:?}");
+
+    // Someone joins the freed seat mid-round: they take over only at the next deal,
+    // and until then see no hand (it was someone else's). This test failed before:
+    // the new player read the revoked player's hand.
     let token = server.join(&table, "Eva", 3).await;
-    let eva = server.connect(&table, Some(&token)).await;
-    assert_eq!(eva.view().game.as_ref().unwrap().hand, hand);
-    assert_eq!(eva.view().seats[3].name.as_deref(), Some("Eva"));
+    let mut eva = server.connect(&table, Some(&token)).await;
+    let g = eva.view().game.clone().unwrap();
+    assert!(g.hand.is_empty() && g.seat.is_none(), "no hand before the next deal: {:?}", g.hand);
+    assert_ne!(g.hand, hand);
+    let info = &eva.view().seats[3];
+    assert!(info.waiting && info.stand_in && info.name.as_deref() == Some("Eva"), "{info:?}");
+    let card = hand.iter().next().unwrap();
+    let play = ClientMsg::Play { card, weis: Vec::new(), stoeck: false, version: None, id: Some(eva.id()) };
+    assert_eq!(eva.request(play).await, Err(ErrorCode::WaitingForDeal));
+
+    // The other three play on (the computer plays seat 3) until the next deal.
+    let round = g.round;
+    let mut three: Vec<Client> = players.drain(..3).collect();
+    while three[0].view().game.as_ref().unwrap().round == round {
+        let to_act = three[0].view().game.as_ref().unwrap().to_act.unwrap().index();
+        if to_act == 3 {
+            three[0].next().await;
+        } else {
+            act_once_by(&mut three, to_act).await;
+        }
+    }
+    eva.wait_view(|v| v.game.as_ref().is_some_and(|g| g.round > round)).await;
+    let g = eva.view().game.clone().unwrap();
+    assert_eq!((g.seat, g.hand.len()), (Some(seat(3)), 9), "Eva plays from the new deal");
+    let info = &eva.view().seats[3];
+    assert!(!info.waiting && !info.stand_in, "{info:?}");
+}
+
+/// Plays one legal move for `seat` (one of the first three), whoever else waits.
+async fn act_once_by(players: &mut [Client], seat: usize) {
+    let version = sync_all(players).await;
+    let c = &mut players[seat];
+    let v = c.view().game.clone().unwrap();
+    if v.to_act != v.seat {
+        return;
+    }
+    let id = Some(c.id());
+    let msg = if v.allowed.choose {
+        ClientMsg::Choose { contract: jass_engine::Contract::Obenabe, version: Some(version), id }
+    } else {
+        let card = v.allowed.cards.first().unwrap();
+        ClientMsg::Play { card, weis: Vec::new(), stoeck: false, version: Some(version), id }
+    };
+    // A computer's move can come in between: then look again.
+    let _ = c.request(msg).await;
 }
 
 #[tokio::test]

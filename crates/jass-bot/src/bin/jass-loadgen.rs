@@ -285,11 +285,23 @@ async fn run(args: Args) -> Result<bool, BotError> {
     // 1. Tables over HTTP, a few at a time.
     let t0 = Instant::now();
     let create = match args.rounds {
-        None => CreateTable { name: "Load".into(), preset: Some(Preset::To1000), options: None },
+        None => CreateTable {
+            name: "Load".into(),
+            preset: Some(Preset::To1000),
+            options: None,
+            timing: None,
+            computers: false,
+        },
         Some(_) => {
             let mut options = serde_json::Map::new();
             options.insert("target".into(), UNREACHABLE_TARGET.into());
-            CreateTable { name: "Load".into(), preset: Some(Preset::Swisslos), options: Some(options) }
+            CreateTable {
+                name: "Load".into(),
+                preset: Some(Preset::Swisslos),
+                options: Some(options),
+                timing: None,
+                computers: false,
+            }
         }
     };
     let gate = Arc::new(Semaphore::new(args.create_concurrency.max(1)));

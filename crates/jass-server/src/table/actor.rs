@@ -21,7 +21,9 @@ use std::time::Duration;
 use axum::extract::ws::Utf8Bytes;
 use jass_engine::{Game, Options, Seat, Seed, Viewer};
 use jass_protocol::http::{Joined, TableInfo};
-use jass_protocol::{ClientMsg, ErrorCode, SeatInfo, ServerMsg, TableView, close};
+use jass_protocol::{
+    ClientMsg, Deadline, ErrorCode, SeatInfo, ServerMsg, TableView, Timing, TurnClock, close,
+};
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
@@ -32,6 +34,7 @@ use crate::registry::Registry;
 use crate::shutdown::{Shutdown, TaskGuard};
 use crate::store::{Entry, Store};
 use crate::table::state::{Occupant, TableState};
+use crate::table::turn::{self, Turns};
 
 /// What a new table needs from the server.
 pub(crate) struct Spawn {
@@ -86,6 +89,7 @@ fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
     let actor = TableActor {
         computers: BySeat::default(),
         thinking: BySeat::default(),
+        turns: Turns::default(),
         pool: s.computers,
         thought_tx,
         id: s.id,
@@ -123,11 +127,19 @@ struct SeatConn {
     /// The live connection's peer has been silent for `away_after` (its socket task
     /// says so): shown as `connected: false` although the socket is still open.
     away: bool,
+    /// When the seat last became absent (or the table was restored): step-in
+    /// counts from here.
+    absent_since: Instant,
 }
 
 impl Default for SeatConn {
     fn default() -> Self {
-        Self { conn: None, view: watch::channel(Utf8Bytes::from_static("")).0, away: false }
+        Self {
+            conn: None,
+            view: watch::channel(Utf8Bytes::from_static("")).0,
+            away: false,
+            absent_since: Instant::now(),
+        }
     }
 }
 
@@ -136,6 +148,11 @@ impl SeatConn {
     /// shows (issue 14 point 4).
     fn present(&self) -> bool {
         self.conn.is_some() && !self.away
+    }
+
+    /// Since when the seat's player has been absent, if they are.
+    fn absent(&self) -> Option<Instant> {
+        (!self.present()).then_some(self.absent_since)
     }
 
     /// Closes the live connection, if any, with `kick`.
@@ -181,6 +198,8 @@ struct TableActor {
     computers: BySeat<Option<Box<jass_ai::Computer>>>,
     /// Seats whose computer is thinking.
     thinking: BySeat<bool>,
+    /// The awaited decision and the seats the computer plays for now.
+    turns: Turns,
     /// See [`Spawn::computers`].
     pool: Arc<crate::computer::Pool>,
     /// Where the pool sends the computers' decisions.
@@ -188,13 +207,26 @@ struct TableActor {
 }
 
 /// The record of a finished game (seeds revealed, R12), or why there is none yet.
-pub(crate) fn finished_record(game: Option<&Game>) -> Result<jass_engine::Record, Refusal> {
-    match game {
+/// Its player list marks the computer seats (issue 14 point 1).
+pub(crate) fn finished_record(state: &TableState) -> Result<jass_engine::Record, Refusal> {
+    match &state.game {
         None => Err(Refusal::new(ErrorCode::NotStarted, "no game has been played")),
         Some(g) if g.result().is_none() => {
             Err(Refusal::new(ErrorCode::GameNotOver, "the record is published when the game is over"))
         }
-        Some(g) => Ok(g.to_record()),
+        Some(g) => {
+            let mut record = g.to_record();
+            record.players = state
+                .seats
+                .iter()
+                .map(|(seat, o)| jass_engine::Player {
+                    seat,
+                    name: o.as_ref().map(|o| o.name.clone()),
+                    computer: o.as_ref().is_some_and(Occupant::computer),
+                })
+                .collect();
+            Ok(record)
+        }
     }
 }
 
@@ -233,6 +265,7 @@ impl TableActor {
         self.publish();
         loop {
             let idle = self.is_idle().then(|| self.last_activity + self.idle_limit());
+            let due = self.deadline().map(|(_, _, at)| at);
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => {
@@ -245,6 +278,7 @@ impl TableActor {
                     None => break,
                 },
                 Some(thought) = thoughts.recv() => self.on_thought(thought).await,
+                () = sleep_until(due) => self.on_deadline(),
                 () = shutdown.wait() => break,
                 () = sleep_until(idle) => {
                     // Idle tables expire; a finished game keeps its record (issue: durable
@@ -287,7 +321,10 @@ impl TableActor {
                 let _ = reply.send(self.info());
             }
             TableCmd::Record { reply } => {
-                let _ = reply.send(finished_record(self.state.game.as_ref()));
+                let _ = reply.send(finished_record(&self.state));
+            }
+            TableCmd::Setup { timing, computers, reply } => {
+                let _ = reply.send(self.setup(timing, computers).await);
             }
             TableCmd::Attach { token, conn, peer, reply } => {
                 let r = self.attach(token.as_deref(), conn, peer);
@@ -320,10 +357,13 @@ impl TableActor {
     fn seat_infos(&self) -> [SeatInfo; 4] {
         Seat::ALL.map(|seat| {
             let occupant = self.state.seats.at(seat).as_ref();
+            let computer = occupant.is_some_and(Occupant::computer);
             SeatInfo {
                 name: occupant.map(|o| o.name.clone()),
-                computer: occupant.is_some_and(Occupant::computer),
+                computer,
                 connected: self.conns.at(seat).present(),
+                stand_in: !computer && self.state.playing() && self.computer_plays(seat),
+                waiting: self.state.waiting(seat),
             }
         })
     }
@@ -337,6 +377,7 @@ impl TableActor {
             table: self.id.to_string(),
             seats: self.seat_infos(),
             options: self.state.options,
+            timing: self.state.timing,
             started: self.state.game.is_some(),
             spectators: self.spectator_count(),
         }
@@ -344,7 +385,9 @@ impl TableActor {
 
     /// One connection's `state` frame, encoded once and shared by its watchers.
     fn encode(&self, you: Option<Seat>) -> Option<Utf8Bytes> {
-        let viewer = you.map_or(Viewer::Spectator, Viewer::Seat);
+        // A player who joined during a round sees the table as a spectator until the
+        // next deal: that round's hand was someone else's (point 1).
+        let viewer = you.filter(|seat| !self.state.waiting(*seat)).map_or(Viewer::Spectator, Viewer::Seat);
         let s = &self.state;
         let view = TableView {
             table: self.id.to_string(),
@@ -355,6 +398,14 @@ impl TableActor {
             options: s.options,
             games: s.games,
             rematch: s.rematch,
+            timing: s.timing,
+            clock: self.deadline().map(|(seat, kind, at)| TurnClock {
+                seat,
+                kind,
+                deadline: turn::unix_ms(at),
+                now: turn::unix_ms(Instant::now()),
+            }),
+            reserve: (s.timing.move_clock > 0 && s.game.is_some()).then(|| self.reserves()),
             game: s.game.as_ref().map(|g| g.view(viewer)),
         };
         match encode_exact(&ServerMsg::State { version: s.version, view: Box::new(view) }) {
@@ -366,8 +417,51 @@ impl TableActor {
         }
     }
 
+    /// Each seat's reserve as the clock sees it (one that ran out is spent).
+    fn reserves(&self) -> [u32; 4] {
+        Seat::ALL.map(|seat| {
+            if self.turns.clocked_out(seat) {
+                0
+            } else {
+                self.state.reserve.get(seat.index()).copied().unwrap_or(0)
+            }
+        })
+    }
+
+    /// Whether the computer makes this seat's decisions now: a computer's seat; during
+    /// a game also a seat left free, one whose player takes over at the next deal, and
+    /// one whose player is away or out of time (points 1–3).
+    fn computer_plays(&self, seat: Seat) -> bool {
+        let Some(occupant) = self.state.seats.at(seat) else { return self.state.playing() };
+        occupant.computer() || (self.state.playing() && (occupant.waiting || self.turns.stands_in(seat)))
+    }
+
+    /// The awaited human decision's seat, why it has a deadline and when.
+    fn deadline(&self) -> Option<(Seat, Deadline, Instant)> {
+        let (seat, since) = self.turns.current()?;
+        if self.computer_plays(seat) {
+            return None;
+        }
+        let reserve = self.state.reserve.get(seat.index()).copied().unwrap_or(0);
+        let (kind, at) = turn::deadline(self.state.timing, since, reserve, self.conns.at(seat).absent())?;
+        Some((seat, kind, at))
+    }
+
+    /// A deadline passed: the computer takes the decision over (and, while the
+    /// player is away, the ones after it).
+    fn on_deadline(&mut self) {
+        let Some((seat, kind, at)) = self.deadline() else { return };
+        if at > Instant::now() {
+            return;
+        }
+        info!(%seat, ?kind, "the computer plays for an absent or out-of-time player");
+        self.turns.expire(seat, kind, self.conns.at(seat).present());
+        self.publish();
+    }
+
     /// Hands every connection its new view (after a change or a presence change).
     fn publish(&mut self) {
+        self.turns.follow(self.state.game.as_ref());
         for seat in Seat::ALL {
             if let Some(frame) = self.encode(Some(seat)) {
                 self.conns.at(seat).view.send_replace(frame);
@@ -383,26 +477,28 @@ impl TableActor {
         self.prompt_computers();
     }
 
-    /// Gives every computer seat its computer (and drops those of seats that are no
-    /// longer a computer's), then shows each its view and asks those whose decision
-    /// is due.
+    /// Gives every seat the computer plays its computer (keeping it for the rest of
+    /// the game, so its memory of the round stays whole), shows each its view, and
+    /// asks those whose decision is due.
     fn prompt_computers(&mut self) {
         for seat in Seat::ALL {
-            let is_computer = self.state.seats.at(seat).as_ref().is_some_and(Occupant::computer);
+            let plays = self.computer_plays(seat);
+            let keep = plays || self.state.playing();
             let slot = self.computers.at_mut(seat);
-            if !is_computer {
+            if !keep {
                 *slot = None;
                 continue;
             }
-            if slot.as_ref().is_none_or(|c| c.seat() != seat) && !*self.thinking.at(seat) {
+            let Some(game) = &self.state.game else { continue };
+            if plays && slot.as_ref().is_none_or(|c| c.seat() != seat) && !*self.thinking.at(seat) {
                 *slot = Some(self.pool.computer(seat, self.state.options));
             }
-            let Some(game) = &self.state.game else { continue };
-            let Some(computer) = self.computers.at_mut(seat) else { continue };
+            let Some(computer) = slot else { continue };
             let view = game.view(Viewer::Seat(seat));
             computer.observe(&view);
-            if crate::computer::due(&view)
-                && let Some(computer) = self.computers.at_mut(seat).take()
+            if plays
+                && crate::computer::due(&view)
+                && let Some(computer) = slot.take()
             {
                 *self.thinking.at_mut(seat) = true;
                 self.pool.think(computer, view, self.state.game_version, self.thought_tx.clone());
@@ -414,14 +510,14 @@ impl TableActor {
     /// decided (else it decides again on the new view).
     async fn on_thought(&mut self, t: crate::computer::Thought) {
         *self.thinking.at_mut(t.seat) = false;
-        let still = self.state.seats.at(t.seat).as_ref().is_some_and(Occupant::computer);
-        if !still {
+        *self.computers.at_mut(t.seat) = t.computer;
+        // The player came back (or the game ended) while it thought.
+        if !self.computer_plays(t.seat) {
             return;
         }
-        *self.computers.at_mut(t.seat) = t.computer;
         let played = match t.action {
             Some(action) if t.on == self.state.game_version => {
-                match self.act(t.seat, Some(t.on), action).await {
+                match self.act(t.seat, Some(t.on), action, true).await {
                     Ok(()) => true,
                     Err(r) => {
                         debug!(seat = %t.seat, code = ?r.code, "a computer's action was refused");
@@ -487,6 +583,7 @@ impl TableActor {
         slot.conn = Some((conn, kick_tx));
         slot.away = false;
         let views = slot.view.subscribe();
+        self.turns.back(seat);
         self.joined = true;
         info!(%seat, conn, "seat connected");
         self.publish();
@@ -501,6 +598,9 @@ impl TableActor {
         let seat = self.seat_of(conn);
         if let Some(seat) = seat {
             let slot = self.conns.at_mut(seat);
+            if slot.present() {
+                slot.absent_since = Instant::now();
+            }
             slot.conn = None;
             slot.away = false;
             info!(%seat, conn, "seat disconnected");
@@ -517,6 +617,11 @@ impl TableActor {
             return;
         }
         slot.away = away;
+        if away {
+            slot.absent_since = Instant::now();
+        } else {
+            self.turns.back(seat);
+        }
         info!(%seat, conn, away, "seat presence");
         self.publish();
     }
@@ -551,7 +656,13 @@ impl TableActor {
 
     async fn request_as(&mut self, seat: Seat, msg: ClientMsg) -> Result<(), Refusal> {
         if let Some(action) = msg.game_action() {
-            return self.act(seat, msg.version(), action).await;
+            if self.state.waiting(seat) {
+                return Err(Refusal::new(
+                    ErrorCode::WaitingForDeal,
+                    "you take over this seat at the next deal",
+                ));
+            }
+            return self.act(seat, msg.version(), action, false).await;
         }
         match msg {
             ClientMsg::Start { .. } => self.start(seat).await,
@@ -567,17 +678,31 @@ impl TableActor {
                 self.publish();
                 Ok(())
             }
+            ClientMsg::SetTiming { step_in, move_clock, reserve, .. } => {
+                self.require_host(seat)?;
+                self.require_lobby()?;
+                let old = self.state.timing;
+                let timing = Timing {
+                    step_in: step_in.unwrap_or(old.step_in),
+                    move_clock: move_clock.unwrap_or(old.move_clock),
+                    reserve: reserve.unwrap_or(old.reserve),
+                };
+                self.set_timing(timing).await
+            }
             ClientMsg::Rematch { .. } => self.vote_rematch(seat).await,
             ClientMsg::Hello { .. } => Err(Refusal::new(ErrorCode::HelloExpected, "hello was already said")),
             _ => Err(Refusal::new(ErrorCode::BadMessage, "not a table request")),
         }
     }
 
+    /// A game action by the seat's player or, `by_computer`, by the computer playing
+    /// the seat.
     async fn act(
         &mut self,
         seat: Seat,
         version: Option<u64>,
         action: jass_engine::Action,
+        by_computer: bool,
     ) -> Result<(), Refusal> {
         let Some(game) = &self.state.game else {
             return Err(Refusal::new(ErrorCode::NotStarted, "the game has not started"));
@@ -597,12 +722,65 @@ impl TableActor {
         game.validate(seat, &action).map_err(|e| Refusal::new(ErrorCode::from_rule(&e), e.to_string()))?;
         let dealt = (matches!(action, jass_engine::Action::Play { .. }) && game.next_card_ends_round())
             .then(fresh_seed);
-        debug!(?action, "accepted");
-        self.commit(Entry::Action { seat, action, next_seed: dealt }).await?;
+        debug!(?action, by_computer, "accepted");
+        let reserve = self.reserve_after(seat, by_computer);
+        self.commit(Entry::Action { seat, action, next_seed: dealt, reserve }).await?;
+        if by_computer {
+            self.turns.decided(seat);
+        } else {
+            self.turns.decided_by_player(seat);
+        }
         if let Some(result) = self.state.game.as_ref().and_then(Game::result) {
             info!(?result, "game over");
         }
         self.publish();
+        Ok(())
+    }
+
+    /// The reserve to store with `seat`'s decision now (move clock on only): what the
+    /// decision took beyond the clock's seconds comes out of it, and a clock that ran
+    /// out leaves none.
+    fn reserve_after(&self, seat: Seat, by_computer: bool) -> Option<u32> {
+        let timing = self.state.timing;
+        if timing.move_clock == 0 || self.state.seats.at(seat).as_ref().is_none_or(Occupant::computer) {
+            return None;
+        }
+        let left = self.state.reserve.get(seat.index()).copied().unwrap_or(0);
+        if self.turns.clocked_out(seat) {
+            return Some(0);
+        }
+        match self.turns.current() {
+            Some((s, since)) if s == seat && !by_computer => {
+                Some(turn::reserve_after(timing, left, since.elapsed()))
+            }
+            _ => Some(left),
+        }
+    }
+
+    async fn set_timing(&mut self, timing: Timing) -> Result<(), Refusal> {
+        timing.validate().map_err(|e| Refusal::new(ErrorCode::BadTiming, e))?;
+        if timing != self.state.timing {
+            self.commit(Entry::TimingSet { timing }).await?;
+            self.publish();
+        }
+        Ok(())
+    }
+
+    /// A new table's timing and, for "play with computers", three computers and the
+    /// start (the creator is seat 0 and the host).
+    async fn setup(&mut self, timing: Option<Timing>, computers: bool) -> Result<(), Refusal> {
+        if let Some(timing) = timing {
+            self.set_timing(timing).await?;
+        }
+        if computers {
+            let host = self.state.host;
+            for seat in Seat::ALL {
+                if self.state.seats.at(seat).is_none() {
+                    self.add_computer(host, seat).await?;
+                }
+            }
+            self.start(host).await?;
+        }
         Ok(())
     }
 
@@ -671,6 +849,7 @@ impl TableActor {
         let slot = self.conns.at_mut(seat);
         slot.kick(Kick { code: close::BAD_TOKEN, reason: "the host freed this seat" });
         *slot = SeatConn::default();
+        self.turns.clear(seat);
         info!(%seat, "seat freed");
         self.publish();
     }

@@ -7,6 +7,7 @@
 
 pub(crate) mod actor;
 pub(crate) mod state;
+pub(crate) mod turn;
 
 use axum::extract::ws::Utf8Bytes;
 use jass_engine::Seat;
@@ -83,6 +84,16 @@ pub(crate) enum TableCmd {
         /// The record, or `not_started` / `game_not_over`.
         reply: oneshot::Sender<Result<jass_engine::Record, Refusal>>,
     },
+    /// Right after creation: the table's timing, and "play with computers" (seat
+    /// computers in the three other seats and start).
+    Setup {
+        /// Step-in and move clock; `None` keeps the defaults.
+        timing: Option<jass_protocol::Timing>,
+        /// Fill the other seats with computers and start the game.
+        computers: bool,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
     /// A socket said `hello`.
     Attach {
         /// The seat token, `None` for a spectator.
@@ -137,6 +148,17 @@ impl TableHandle {
     /// Takes a seat (see [`TableCmd::Join`]).
     pub(crate) async fn join(&self, name: String, seat: Option<Seat>) -> Result<Joined, Refusal> {
         self.call(|reply| TableCmd::Join { name, seat, reply }).await.unwrap_or_else(|| Err(Refusal::gone()))
+    }
+
+    /// Sets a new table up (see [`TableCmd::Setup`]).
+    pub(crate) async fn setup(
+        &self,
+        timing: Option<jass_protocol::Timing>,
+        computers: bool,
+    ) -> Result<(), Refusal> {
+        self.call(|reply| TableCmd::Setup { timing, computers, reply })
+            .await
+            .unwrap_or_else(|| Err(Refusal::gone()))
     }
 
     /// The public summary, `None` if the table is gone.

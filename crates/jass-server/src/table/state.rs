@@ -10,6 +10,7 @@
 //! replay the game). Connections, views and spectators are the actor's, not durable.
 
 use jass_engine::{Game, Options, Seat, Seed};
+use jass_protocol::Timing;
 
 use super::BySeat;
 use crate::store::Entry;
@@ -22,6 +23,10 @@ pub(crate) struct Occupant {
     /// SHA-256 of the seat token: the token itself is never kept. A computer seat
     /// has none, so no token opens it.
     pub(crate) token_hash: Option<[u8; 32]>,
+    /// Took the seat during a round: the player sees no hand and the computer plays
+    /// the seat until the next deal (issue 14 point 1: a seat freed mid-round and
+    /// joined again must not show the round's hand to whoever joined).
+    pub(crate) waiting: bool,
 }
 
 impl Occupant {
@@ -55,6 +60,9 @@ pub(crate) enum ApplyError {
     /// Options the engine refuses (at creation, a change or a game start).
     #[error("options the engine refuses")]
     BadOptions,
+    /// Timing out of range.
+    #[error("timing out of range")]
+    BadTiming,
     /// A game start whose number does not follow the last one.
     #[error("a game number that does not follow the last one")]
     GameNumber,
@@ -77,6 +85,10 @@ pub(crate) enum ApplyError {
 pub(crate) struct TableState {
     /// Options of the next game (and the current one).
     pub(crate) options: Options,
+    /// Step-in and move clock.
+    pub(crate) timing: Timing,
+    /// Each seat's move-clock reserve left in the current game, in milliseconds.
+    pub(crate) reserve: [u32; 4],
     /// The seats' occupants.
     pub(crate) seats: BySeat<Option<Occupant>>,
     /// The host's seat; it follows the host through swaps.
@@ -102,6 +114,8 @@ impl TableState {
     pub(crate) fn new(options: Options) -> Self {
         Self {
             options,
+            timing: Timing::default(),
+            reserve: [Timing::default().reserve.saturating_mul(1000); 4],
             seats: BySeat::default(),
             host: Seat::ALL[0],
             game: None,
@@ -129,6 +143,11 @@ impl TableState {
         self.game.as_ref().is_some_and(|g| g.result().is_some())
     }
 
+    /// Whether a game is being played (started and not over).
+    pub(crate) fn playing(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| g.result().is_none())
+    }
+
     /// Whether any seat is free.
     pub(crate) fn has_free_seat(&self) -> bool {
         self.seats.iter().any(|(_, s)| s.is_none())
@@ -148,10 +167,11 @@ impl TableState {
             }
             Entry::Seated { seat, name, token_hash } => {
                 let name = shown_name(*seat, name);
-                *self.seats.at_mut(*seat) = Some(Occupant { name, token_hash: Some(*token_hash) });
+                let waiting = self.playing();
+                *self.seats.at_mut(*seat) = Some(Occupant { name, token_hash: Some(*token_hash), waiting });
             }
             Entry::ComputerSeated { seat } => {
-                let occupant = Occupant { name: computer_name(*seat), token_hash: None };
+                let occupant = Occupant { name: computer_name(*seat), token_hash: None, waiting: false };
                 *self.seats.at_mut(*seat) = Some(occupant);
             }
             Entry::Freed { seat } => {
@@ -178,6 +198,8 @@ impl TableState {
                 self.game = Some(new);
                 self.games = *game;
                 self.rematch = [false; 4];
+                self.reserve = [self.timing.reserve.saturating_mul(1000); 4];
+                self.end_waiting();
                 self.game_version = self.version + 1;
             }
             Entry::RematchVote { seat } => {
@@ -188,7 +210,14 @@ impl TableState {
                     *v = true;
                 }
             }
-            Entry::Action { seat, action, next_seed } => {
+            Entry::TimingSet { timing } => {
+                timing.validate().map_err(|_| ApplyError::BadTiming)?;
+                self.timing = *timing;
+                if self.game.is_none() {
+                    self.reserve = [timing.reserve.saturating_mul(1000); 4];
+                }
+            }
+            Entry::Action { seat, action, next_seed, reserve } => {
                 // `Game::apply` checks the action itself and changes nothing when it
                 // refuses it, so no separate `validate` is needed here.
                 let game = self.game.as_mut().ok_or(ApplyError::NoGame)?;
@@ -211,11 +240,30 @@ impl TableState {
                 } else {
                     game.apply(*seat, action.clone(), || Seed([0; 32])).map_err(|_| ApplyError::Illegal)?;
                 }
+                if next_seed.is_some() {
+                    // A new round was dealt: who joined during the last one plays now.
+                    self.end_waiting();
+                }
+                if let (Some(left), Some(slot)) = (reserve, self.reserve.get_mut(seat.index())) {
+                    *slot = *left;
+                }
                 self.game_version = self.version + 1;
             }
         }
         self.version += 1;
         Ok(())
+    }
+
+    /// Players who joined during a round take their seats.
+    fn end_waiting(&mut self) {
+        for o in self.seats.0.iter_mut().flatten() {
+            o.waiting = false;
+        }
+    }
+
+    /// Whether the seat's player takes over only at the next deal.
+    pub(crate) fn waiting(&self, seat: Seat) -> bool {
+        self.seats.at(seat).as_ref().is_some_and(|o| o.waiting)
     }
 
     /// Whether a game action decided on `version` was decided on the game as it is.
