@@ -181,7 +181,7 @@ async fn issue14_point3_the_move_clock_runs_out_and_the_computer_moves() {
 #[tokio::test(start_paused = true)]
 async fn issue14_a_restart_during_a_stand_in_steps_in_again_after_restore() {
     let server = Server::start(unlimited_config()).await;
-    let (table, _, mut players) = four_playing(&server, json!({"name": "Anna"})).await;
+    let (table, tokens, mut players) = four_playing(&server, json!({"name": "Anna"})).await;
     let seat = to_act(players[0].as_ref().unwrap());
     drop(players[seat].take());
     let w = players[(seat + 1) % 4].as_mut().unwrap();
@@ -194,13 +194,31 @@ async fn issue14_a_restart_during_a_stand_in_steps_in_again_after_restore() {
     let entries = stored(&server.store, &table);
     drop(server);
     let again = restoring(unlimited_config(), Arc::new(MemoryStore::new()), vec![entries]).await;
-    // Only a spectator is back: every seat is absent, and the first move after the
-    // restore comes a whole step-in time later.
-    let mut w = again.connect(&table, None).await;
-    assert!(w.view().seats.iter().all(|s| !s.stand_in), "after a restart, absence is counted afresh");
-    let version = w.version();
-    let took = moved_after(&mut w, version).await;
+    // One other player is back: the absent player to act is stepped in for a whole
+    // step-in time after the restore.
+    let mut spectator = again.connect(&table, None).await;
+    assert!(spectator.view().seats.iter().all(|s| !s.stand_in), "after a restart, absence is counted afresh");
+    let absent = to_act(&spectator);
+    let other = (absent + 1) % 4;
+    let mut back = again.connect(&table, Some(&tokens[other])).await;
+    let version = spectator.version();
+    // The player who is back reads (and so answers pings) while they wait.
+    let (took, ()) = tokio::join!(moved_after(&mut spectator, version), back.sync(version + 1));
     assert!(took >= Duration::from_secs(19) && took < Duration::from_secs(21), "stepped in after {took:?}");
+}
+
+// Issue 14 point 2: with nobody else at the table, nobody is kept waiting, so the
+// computer does not play the game out while everyone is away.
+#[tokio::test(start_paused = true)]
+async fn issue14_point2_a_table_everyone_left_pauses() {
+    let server = Server::start(unlimited_config()).await;
+    let (table, _, players) = four_playing(&server, json!({"name": "Anna"})).await;
+    drop(players);
+    let mut spectator = server.connect(&table, None).await;
+    let version = spectator.version();
+    let moved = timeout(Duration::from_secs(120), spectator.sync(version + 1)).await;
+    assert!(moved.is_err(), "the game waits for its players");
+    assert!(spectator.view().clock.is_none(), "no countdown runs");
 }
 
 // Issue 14 point 1: the host frees a player's seat mid-game and gives it to a
