@@ -386,7 +386,7 @@ export function shareBox(link) {
 
 // ---------------------------------------------------------------- options form
 
-/** The options a form starts from where a preset says nothing (RULES.md R11). */
+/** The options a form starts from where a preset says nothing (docs/rules.md R11). */
 export const OPTION_DEFAULTS = {
   first_round: 'seven_of_hearts', end: 'bedanken', push_back: false, small_weis: false, auto_stoeck: false, schneider: false,
 };

@@ -1,5 +1,5 @@
 //! The Schieber Jass rules engine: pure (no IO, no async, no clock), exact to
-//! `RULES.md`, and fast enough for bots that search.
+//! `docs/rules.md`, and fast enough for bots that search.
 //!
 //! # Layout
 //! - [`card`](crate::Card), [`cardset`](crate::CardSet): the 36 cards and sets of them as bits (R1).
