@@ -119,7 +119,7 @@ function renderStart() {
       optionsFields({ ...OPTION_DEFAULTS, ...p })),
     h('button', { class: 'primary big', type: 'submit', testid: 'create-table' }, t('createTable')),
     h('div', { class: 'computers-start' },
-      h('button', { class: 'big computers-btn', type: 'button', testid: 'play-computers' }, `🤖 ${t('playComputers')}`),
+      h('button', { class: 'big computers-btn', type: 'button', testid: 'play-computers' }, t('playComputers')),
       h('p', { class: 'muted small' }, t('playComputersNote'))),
     h('p', { class: 'error', testid: 'form-error' }));
   f.preset.addEventListener('change', () => {
@@ -182,11 +182,28 @@ async function loadJoin(table) {
   }
   app.joinInfo = info;
   renderJoin(info);
+  // A seat may be freed while this page is open (the host frees one mid-game): look
+  // again every few seconds and redraw when which seats are free changes.
+  clearInterval(app.joinTimer);
+  app.joinTimer = setInterval(async () => {
+    if (app.page !== 'join' || app.joinInfo?.table !== table) { clearInterval(app.joinTimer); return; }
+    try {
+      const r = await fetch(`/api/tables/${encodeURIComponent(table)}`);
+      if (!r.ok) return;
+      const next = await r.json();
+      const key = (i) => i.seats.map((x) => `${x.name}|${!!x.computer}`).join(',');
+      if (app.page === 'join' && key(next) !== key(app.joinInfo)) {
+        app.joinInfo = next;
+        renderJoin(next);
+      }
+    } catch { /* try again later */ }
+  }, 3000);
 }
 
 function renderJoin(info) {
   const free = info.seats.map((s, i) => (s.name ? null : i)).filter((i) => i != null);
-  const nameInput = h('input', { name: 'name', maxlength: 24, required: true, value: localStorage.getItem('jass:name') || '', testid: 'join-name', autocomplete: 'nickname' });
+  const typed = document.querySelector('[data-testid=join-name]')?.value;
+  const nameInput = h('input', { name: 'name', maxlength: 24, required: true, value: typed ?? (localStorage.getItem('jass:name') || ''), testid: 'join-name', autocomplete: 'nickname' });
   const err = h('p', { class: 'error', testid: 'join-error' });
   const seats = h('div', { class: 'join-seats' },
     info.seats.map((s, i) => h('button', {
@@ -214,6 +231,7 @@ function renderJoin(info) {
       h('h2', {}, t('joinTitle')),
       h('label', { class: 'field' }, h('span', {}, t('yourName')), nameInput),
       free.length ? h('p', {}, t('freeSeats')) : h('p', { testid: 'table-full' }, t('tableFull')),
+      free.length && info.started ? h('p', { class: 'muted', testid: 'join-next-deal' }, t('joinNextDeal')) : null,
       seats, err, watch))));
 }
 

@@ -157,6 +157,7 @@ const TEXT = {
     otherDeviceTitle: 'Continue on another device',
     otherDeviceNote: 'Open this link or scan the code on the other device: it takes over your seat, and this page stops playing it. Anyone with this link can play your seat — do not share it.',
     noToken: 'This page holds no seat.',
+    joinNextDeal: 'The game is on: you take over at the next deal; the computer plays the seat until then.',
   },
   de: {
     title: 'Schieber-Jass',
@@ -315,6 +316,7 @@ const TEXT = {
     otherDeviceTitle: 'Auf einem anderen Gerät weiterspielen',
     otherDeviceNote: 'Öffne diesen Link oder scanne den Code auf dem anderen Gerät: es übernimmt deinen Platz, und diese Seite spielt ihn nicht mehr. Wer diesen Link hat, kann deinen Platz spielen – nicht weitergeben.',
     noToken: 'Diese Seite hat keinen Platz.',
+    joinNextDeal: 'Das Spiel läuft: du übernimmst ab dem nächsten Geben, bis dahin spielt der Computer den Platz.',
   },
 };
 
