@@ -157,9 +157,9 @@ function seatBox(view, s, env, extra, ui = {}) {
   if (seat.computer) badges.push(h('span', { class: 'badge comp', testid: `computer-${s}` }, t('computer')));
   if (away) badges.push(h('span', { class: 'badge off', testid: `offline-${s}` }, t('offline')));
   if (seat.waiting) badges.push(h('span', { class: 'badge wait', testid: `waiting-${s}` }, t('waitingDeal')));
-  if (seat.stand_in && !seat.computer) {
+  if (seat.stand_in && !seat.computer && !seat.waiting) {
     badges.push(h('span', { class: 'badge comp', testid: `standin-${s}` },
-      seat.waiting ? t('standInShort') : seat.name ? t('standIn', { name: seat.name }) : t('standInFree')));
+      seat.name ? t('standIn', { name: seat.name }) : t('standInFree')));
   }
   if (g && view.reserve && g.phase !== 'over' && !seat.computer) {
     badges.push(h('span', { class: 'badge res', testid: `reserve-${s}` }, t('clockReserve', { n: Math.ceil(view.reserve[s] / 1000) })));
