@@ -233,6 +233,13 @@ test('the host frees a seat and gives one to the computer during a game; a new p
   await anna.page.waitForSelector('.clock');
   await shot(anna, 'move-clock-en');
   await shot(ben, 'move-clock-en');
+  for (const p of [anna, ben]) {
+    await press(p, tid('toggle-lang'));
+    await p.page.waitForSelector('.clock');
+    assert.match(await p.page.textContent('.clock'), /\d+ s/);
+    await shot(p, 'move-clock-de');
+    await press(p, tid('toggle-lang'));
+  }
 
   // --- the host gives Ben's seat to the computer (free_seat, then add_computer).
   await press(anna, tid('manage-seats'));
