@@ -92,6 +92,28 @@ async fn one_human_and_three_computers_play_a_whole_game() {
     assert_eq!(status, 200, "{body}");
     let record: jass_engine::Record = serde_json::from_str(&body).unwrap();
     record.replay().expect("the record replays");
+    // The record's player list marks the computer seats.
+    let computers: Vec<bool> = record.players.iter().map(|p| p.computer).collect();
+    assert_eq!(computers, [false, true, true, true]);
+    assert_eq!(record.players[0].name.as_deref(), Some("Anna"));
+}
+
+// Issue 14 point 1: "play with computers" creates, fills and starts a table in one
+// step: the creator and a computer partner against two computers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_with_computers_starts_a_game_in_one_step() {
+    let server = Server::start(unlimited_config()).await;
+    let (table, token) = server
+        .create(json!({"name": "Anna", "preset": "to_1000", "options": {"target": 300}, "computers": true}))
+        .await;
+    let mut human = server.connect(&table, Some(&token)).await;
+    let v = human.view();
+    assert!(v.game.is_some(), "the game has started");
+    assert_eq!(v.seats.iter().map(|s| s.computer).collect::<Vec<_>>(), [false, true, true, true]);
+    play_out(&mut human).await;
+    // Timing out of range is refused before any table is made.
+    let (status, body) = server.post("/api/tables", json!({"name": "Anna", "timing": {"step_in": 2}})).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("bad_timing")), "{body}");
 }
 
 #[tokio::test]

@@ -10,38 +10,9 @@ use std::time::Duration;
 
 use common::*;
 use jass_protocol::{ClientMsg, ErrorCode, TableView, close};
-use jass_server::store::{Entry, StoredTable};
+use jass_server::store::Entry;
 use jass_server::{Config, MemoryStore};
 use serde_json::json;
-
-/// Starts a server that first restores `tables` from `store`.
-async fn restoring(config: Config, store: Arc<MemoryStore>, tables: Vec<StoredTable>) -> Server {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(jass_server::run_restoring(
-        listener,
-        config,
-        store,
-        tables,
-        std::future::pending::<()>(),
-    ));
-    // The handle is enough for these tests: the task ends with the runtime.
-    drop(task);
-    Server::external(addr)
-}
-
-fn stored(store: &MemoryStore, table: &str) -> StoredTable {
-    let entries = store.entries(table);
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
-    StoredTable {
-        id: table.to_owned(),
-        last_active: now as i64,
-        stored: entries.len(),
-        entries,
-        unreadable: None,
-        problem: None,
-    }
-}
 
 /// A view with the presence (which connection is open right now) left out.
 fn durable(v: &TableView) -> serde_json::Value {

@@ -439,7 +439,10 @@ impl TableActor {
     /// The awaited human decision's seat, why it has a deadline and when.
     fn deadline(&self) -> Option<(Seat, Deadline, Instant)> {
         let (seat, since) = self.turns.current()?;
-        if self.computer_plays(seat) {
+        // Nobody else at the table is kept waiting: the game pauses rather than play
+        // itself out while everyone is away (friends on a break find it as they left).
+        let someone_waits = self.conns.iter().any(|(s, c)| s != seat && c.present());
+        if self.computer_plays(seat) || !someone_waits {
             return None;
         }
         let reserve = self.state.reserve.get(seat.index()).copied().unwrap_or(0);

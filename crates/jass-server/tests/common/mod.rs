@@ -390,3 +390,36 @@ pub async fn connect_all(server: &Server, table: &str, tokens: &[String]) -> Vec
     sync_all(&mut v).await;
     v
 }
+
+/// Starts a server that first restores `tables` from `store`.
+pub async fn restoring(
+    config: Config,
+    store: Arc<MemoryStore>,
+    tables: Vec<jass_server::store::StoredTable>,
+) -> Server {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(jass_server::run_restoring(
+        listener,
+        config,
+        store,
+        tables,
+        std::future::pending::<()>(),
+    ));
+    // The handle is enough for these tests: the task ends with the runtime.
+    drop(task);
+    Server::external(addr)
+}
+
+pub fn stored(store: &MemoryStore, table: &str) -> jass_server::store::StoredTable {
+    let entries = store.entries(table);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    jass_server::store::StoredTable {
+        id: table.to_owned(),
+        last_active: now as i64,
+        stored: entries.len(),
+        entries,
+        unreadable: None,
+        problem: None,
+    }
+}
