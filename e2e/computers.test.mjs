@@ -40,6 +40,9 @@ after(async () => {
 });
 
 async function shot(p, name) {
+  // Nothing wider than the phone: no sideways scrolling.
+  const w = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(w <= p.page.viewportSize().width, `${name}: page ${w} px wide on a ${p.page.viewportSize().width} px screen`);
   await p.page.screenshot({ path: `${ARTIFACTS}${name}-${p.size}.png`, fullPage: true });
 }
 

@@ -270,7 +270,7 @@ const TEXT = {
     round: 'Runde {n}',
     cardsStyle: 'Karten',
     cards_french: 'Französisch',
-    cards_swiss: 'Deutschschweizer',
+    cards_swiss: 'Schweizer',
     language: 'English',
     leader: 'spielt aus',
     dealer: 'Geber',
