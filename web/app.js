@@ -2,7 +2,7 @@
 // state and click handling. Rendering is in view.js, the socket in net.js.
 import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
-import { h, renderApp, topBar, shareBox, field, optionsFields, readOptions, OPTION_DEFAULTS } from './view.js';
+import { h, renderApp, topBar, shareBox, field, optionsFields, readOptions, OPTION_DEFAULTS, clockText } from './view.js';
 import { displayStyle } from './cards.js';
 
 const root = document.getElementById('app');
@@ -34,6 +34,9 @@ const app = {
     swapFrom: null,
     optionsDraft: null, // the host's options being edited in the lobby
     notice: null,
+    clockEnds: null, // local ms when the seat to act runs out (view.clock)
+    manageOpen: false, // the host's seat controls during a game
+    otherDevice: null, // {url}: the "continue on another device" panel
   },
   stylePref: localStorage.getItem('jass:cards'),
   pauseTimer: null,
@@ -61,12 +64,12 @@ function store(table, seat, token) {
 }
 
 // A message over the table; `ms` 0 keeps it until the next one (or clearNotice).
-function notice(text, ms = 4000, kind = 'error') {
+function notice(text, ms = 4000, kind = 'error', now = true) {
   app.ui.notice = text;
   app.ui.noticeKind = kind;
   clearTimeout(app.noticeTimer);
   if (ms) app.noticeTimer = setTimeout(() => { app.ui.notice = null; render(); }, ms);
-  render();
+  if (now) render();
 }
 
 function clearNotice(text) {
@@ -115,17 +118,22 @@ function renderStart() {
       h('summary', {}, t('options')),
       optionsFields({ ...OPTION_DEFAULTS, ...p })),
     h('button', { class: 'primary big', type: 'submit', testid: 'create-table' }, t('createTable')),
+    h('div', { class: 'computers-start' },
+      h('button', { class: 'big computers-btn', type: 'button', testid: 'play-computers' }, t('playComputers')),
+      h('p', { class: 'muted small' }, t('playComputersNote'))),
     h('p', { class: 'error', testid: 'form-error' }));
   f.preset.addEventListener('change', () => {
     app.startForm = { name: f.name.value, preset: f.preset.value };
     renderStart();
   });
-  f.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
+  const create = async (computers) => {
     const name = f.name.value.trim();
     const options = readOptions(f);
     localStorage.setItem('jass:name', name);
-    const res = await postJson('/api/tables', { name, preset: f.preset.value, options });
+    const body = { name, preset: f.preset.value, options };
+    // "Play with computers": the server seats three and starts at once (issue 14 point 1).
+    if (computers) body.computers = true;
+    const res = await postJson('/api/tables', body);
     if (!res.ok) {
       f.querySelector('.error').textContent = res.body?.message || t('error', { msg: res.status });
       return;
@@ -133,6 +141,14 @@ function renderStart() {
     store(res.body.table, res.body.seat, res.body.token);
     history.pushState(null, '', `/t/${res.body.table}`);
     route();
+  };
+  f.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    create(false);
+  });
+  f.querySelector('[data-testid=play-computers]').addEventListener('click', () => {
+    if (!f.name.reportValidity()) return;
+    create(true);
   });
   root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()), h('div', { class: 'screen narrow' }, f)));
 }
@@ -166,11 +182,28 @@ async function loadJoin(table) {
   }
   app.joinInfo = info;
   renderJoin(info);
+  // A seat may be freed while this page is open (the host frees one mid-game): look
+  // again every few seconds and redraw when which seats are free changes.
+  clearInterval(app.joinTimer);
+  app.joinTimer = setInterval(async () => {
+    if (app.page !== 'join' || app.joinInfo?.table !== table) { clearInterval(app.joinTimer); return; }
+    try {
+      const r = await fetch(`/api/tables/${encodeURIComponent(table)}`);
+      if (!r.ok) return;
+      const next = await r.json();
+      const key = (i) => i.seats.map((x) => `${x.name}|${!!x.computer}`).join(',');
+      if (app.page === 'join' && key(next) !== key(app.joinInfo)) {
+        app.joinInfo = next;
+        renderJoin(next);
+      }
+    } catch { /* try again later */ }
+  }, 3000);
 }
 
 function renderJoin(info) {
   const free = info.seats.map((s, i) => (s.name ? null : i)).filter((i) => i != null);
-  const nameInput = h('input', { name: 'name', maxlength: 24, required: true, value: localStorage.getItem('jass:name') || '', testid: 'join-name', autocomplete: 'nickname' });
+  const typed = document.querySelector('[data-testid=join-name]')?.value;
+  const nameInput = h('input', { name: 'name', maxlength: 24, required: true, value: typed ?? (localStorage.getItem('jass:name') || ''), testid: 'join-name', autocomplete: 'nickname' });
   const err = h('p', { class: 'error', testid: 'join-error' });
   const seats = h('div', { class: 'join-seats' },
     info.seats.map((s, i) => h('button', {
@@ -198,6 +231,7 @@ function renderJoin(info) {
       h('h2', {}, t('joinTitle')),
       h('label', { class: 'field' }, h('span', {}, t('yourName')), nameInput),
       free.length ? h('p', {}, t('freeSeats')) : h('p', { testid: 'table-full' }, t('tableFull')),
+      free.length && info.started ? h('p', { class: 'muted', testid: 'join-next-deal' }, t('joinNextDeal')) : null,
       seats, err, watch))));
 }
 
@@ -213,6 +247,8 @@ function openTable(table, token) {
   app.page = 'table';
   app.table = table;
   app.view = null;
+  app.ui.manageOpen = false;
+  app.ui.otherDevice = null;
   app.status = 'connecting';
   if (app.conn) app.conn.close();
   app.conn = new TableConnection(table, token, {
@@ -261,12 +297,29 @@ function weisDefaults(g) {
   return sel;
 }
 
+/** A seat freed or handed to the computer during a game is said to everyone. */
+function seatChanges(prev, next) {
+  if (!prev?.game || !next.game || prev.table !== next.table) return null;
+  for (let s = 0; s < 4; s++) {
+    const a = prev.seats[s];
+    const b = next.seats[s];
+    if (a.name && !a.computer && !b.name) return t('seatFreed', { name: a.name, seat: s + 1 });
+    if (!a.computer && b.computer) return t('seatToComputer', { seat: s + 1 });
+  }
+  return null;
+}
+
 function onState(msg) {
   const prev = app.view;
   app.view = msg.view;
   app.version = msg.version;
   const g = msg.view.game;
   const ui = app.ui;
+  // The countdown runs from the moment the state arrived, on the server's numbers.
+  const c = msg.view.clock;
+  ui.clockEnds = c ? Date.now() + (c.deadline - c.now) : null;
+  const changed = seatChanges(prev, msg.view);
+  if (changed) notice(changed, 8000, 'info', false);
   if (g) {
     const lt = g.last_trick;
     const key = lt ? `${msg.view.games}:${g.round}:${lt.trick}` : null;
@@ -325,9 +378,28 @@ function act(type, extra = {}) {
   return send({ type, version: app.version, ...extra }, { retry: true });
 }
 
-async function copyLink() {
-  const input = document.getElementById('share-link');
-  const btn = document.querySelector('[data-testid=copy-link]');
+/**
+ * The link that moves this seat to another device (issue 14 point 5). The token rides
+ * in the fragment, which browsers never send in a request line.
+ */
+function deviceLink(table, token) {
+  return `${location.origin}/t/${encodeURIComponent(table)}#seat=${encodeURIComponent(token)}`;
+}
+
+/** "Give to computer" during a game: free the seat, then seat a computer in it. */
+async function giveToComputer(seat) {
+  if (!app.conn) return;
+  const err = await app.conn.send({ type: 'free_seat', seat });
+  if (err) {
+    if (err.code !== 'closed') notice(t('error', { msg: err.message || err.code }));
+    return;
+  }
+  send({ type: 'add_computer', seat });
+}
+
+async function copyLink(inputId, btnId) {
+  const input = document.getElementById(inputId);
+  const btn = document.querySelector(`[data-testid=${btnId}]`);
   let ok = false;
   try {
     await navigator.clipboard.writeText(input.value);
@@ -340,6 +412,22 @@ async function copyLink() {
 }
 
 // The host's options draft survives the re-render every state causes.
+// The host's timing selects apply at once (set_timing, lobby only).
+root.addEventListener('change', (ev) => {
+  const name = ev.target.dataset?.timing;
+  if (!name) return;
+  send({ type: 'set_timing', [name]: Number(ev.target.value) });
+});
+
+// The countdown's seconds tick without re-rendering the page.
+setInterval(() => {
+  if (!app.view?.clock || app.ui.clockEnds == null) return;
+  const now = Date.now();
+  for (const el of document.querySelectorAll('.clock[data-ends]')) {
+    el.textContent = clockText(app.view, Number(el.dataset.ends), now);
+  }
+}, 250);
+
 for (const type of ['input', 'change']) {
   root.addEventListener(type, (ev) => {
     const form = ev.target.closest?.('[data-testid=options-form]');
@@ -434,6 +522,33 @@ root.addEventListener('click', (ev) => {
     case 'free-seat':
       send({ type: 'free_seat', seat: Number(el.dataset.seat) });
       break;
+    case 'add-computer':
+      send({ type: 'add_computer', seat: Number(el.dataset.seat) });
+      break;
+    case 'give-computer':
+      giveToComputer(Number(el.dataset.seat));
+      break;
+    case 'manage-seats':
+      ui.manageOpen = true;
+      render();
+      break;
+    case 'close-manage':
+      ui.manageOpen = false;
+      render();
+      break;
+    case 'other-device': {
+      const token = app.conn?.token || stored(app.table)?.token;
+      ui.otherDevice = { url: token ? deviceLink(app.table, token) : null };
+      render();
+      break;
+    }
+    case 'close-other-device':
+      ui.otherDevice = null;
+      render();
+      break;
+    case 'copy-device-link':
+      copyLink('device-link', 'copy-device-link');
+      break;
     case 'edit-options':
       ui.optionsDraft = { ...app.view.options };
       render();
@@ -450,7 +565,7 @@ root.addEventListener('click', (ev) => {
       break;
     }
     case 'copy-link':
-      copyLink();
+      copyLink('share-link', 'copy-link');
       break;
     case 'reconnect':
       route();
@@ -472,6 +587,13 @@ function route() {
     return;
   }
   const table = decodeURIComponent(m[1]);
+  // "Continue on another device": the seat's token in the fragment is kept like a
+  // token from joining, and taken out of the address bar at once (issue 14 point 5).
+  const frag = new URLSearchParams(location.hash.slice(1)).get('seat');
+  if (frag) {
+    store(table, null, frag);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
   const s = stored(table);
   if (s) openTable(table, s.token);
   else loadJoin(table);

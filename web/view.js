@@ -4,6 +4,7 @@
 import { t, getLang } from './i18n.js';
 import { cardUrl, suitUrl, cardName, suitName, sortHand, TRUMPS, CONTRACTS } from './cards.js';
 import { jasstafel } from './jasstafel.js';
+import qrcode from './vendor/qrcode.js';
 
 export function h(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -113,24 +114,63 @@ export function connBanner(status) {
 
 // ---------------------------------------------------------------- seats
 
-function seatBox(view, s, env, extra) {
+/** Whole seconds left until `ends` (local ms), never below 0. */
+export function secsLeft(ends, now = Date.now()) {
+  return Math.max(0, Math.ceil((ends - now) / 1000));
+}
+
+/**
+ * The countdown text of the seat to act. With the move clock the deadline includes
+ * the seat's reserve: the decision's own seconds run first, then the reserve.
+ */
+export function clockText(view, ends, now = Date.now()) {
+  const c = view.clock;
+  if (!c) return '';
+  const left = Math.max(0, ends - now);
+  if (c.kind === 'step_in') return t('stepInIn', { n: secsLeft(ends, now) });
+  const res = view.reserve?.[c.seat] ?? 0;
+  if (left > res) return t('clockLeft', { n: Math.ceil((left - res) / 1000) });
+  return t('clockReserve', { n: Math.ceil(left / 1000) });
+}
+
+function countdown(view, ui, s, cls) {
+  const c = view.clock;
+  if (!c || c.seat !== s || ui.clockEnds == null) return null;
+  return h('span', { class: `clock ${cls} ${c.kind}`, testid: `clock-${s}`, 'data-ends': ui.clockEnds, 'data-seat': s },
+    clockText(view, ui.clockEnds));
+}
+
+function seatBox(view, s, env, extra, ui = {}) {
   const seat = view.seats[s];
   const pos = position(s, view.you);
   const g = view.game;
   const classes = ['seat', `pos-${pos}`];
   if (g && g.to_act === s) classes.push('to-act');
   if (!seat.name) classes.push('empty');
-  if (seat.name && !seat.connected) classes.push('disconnected');
+  if (seat.computer) classes.push('computer');
+  const away = seat.name && !seat.computer && !seat.connected;
+  if (away) classes.push('disconnected');
+  if (seat.stand_in) classes.push('stand-in');
   const badges = [];
   if (view.host === s) badges.push(h('span', { class: 'badge host' }, t('host')));
   if (g && g.dealer === s && g.phase !== 'over') badges.push(h('span', { class: 'badge' }, t('dealer')));
-  if (seat.name && !seat.connected) badges.push(h('span', { class: 'badge off', testid: `offline-${s}` }, t('offline')));
+  if (seat.computer) badges.push(h('span', { class: 'badge comp', testid: `computer-${s}` }, t('computer')));
+  if (away) badges.push(h('span', { class: 'badge off', testid: `offline-${s}` }, t('offline')));
+  if (seat.waiting) badges.push(h('span', { class: 'badge wait', testid: `waiting-${s}` }, t('waitingDeal')));
+  if (seat.stand_in && !seat.computer && !seat.waiting) {
+    badges.push(h('span', { class: 'badge comp', testid: `standin-${s}` },
+      seat.name ? t('standIn', { name: seat.name }) : t('standInFree')));
+  }
+  if (g && view.reserve && g.phase !== 'over' && !seat.computer) {
+    badges.push(h('span', { class: 'badge res', testid: `reserve-${s}` }, t('clockReserve', { n: Math.ceil(view.reserve[s] / 1000) })));
+  }
   return h('div', { class: classes.join(' '), testid: `seat-${pos}`, 'data-seat': s },
     h('div', { class: 'seat-head' },
-      h('span', { class: `dot ${seat.connected ? 'on' : 'off'}`, title: seat.connected ? '' : t('offline') }),
+      h('span', { class: `dot ${seat.connected || seat.computer ? 'on' : 'off'}`, title: away ? t('offline') : '' }),
       h('span', { class: 'seat-name', testid: `seat-name-${s}` }, seat.name || t('free')),
       s === view.you ? h('span', { class: 'you' }, `(${t('you')})`) : null),
     badges.length ? h('div', { class: 'badges' }, badges) : null,
+    g ? countdown(view, ui, s, 'seat-clock') : null,
     extra);
 }
 
@@ -188,15 +228,17 @@ function trickView(view, env, ui) {
     caption ? h('div', { class: 'trick-caption', testid: 'trick-winner' }, caption) : null);
 }
 
-function statusLine(view) {
+function statusLine(view, ui) {
   const g = view.game;
   if (!g || g.phase === 'over') return null;
   let text;
-  if (g.to_act === view.you) text = t('yourTurn');
+  const mine = g.seat != null && g.to_act === g.seat;
+  if (mine) text = t('yourTurn');
   else if (g.phase === 'choosing') text = t('waitingChoice', { name: seatName(view, g.to_act) });
   else text = t('turnOf', { name: seatName(view, g.to_act) });
-  return h('div', { class: `status${g.to_act === view.you ? ' mine' : ''}`, testid: 'status' }, text,
-    g.phase === 'playing' ? h('span', { class: 'trick-no' }, ` · ${t('tricks', { n: g.trick.number + 1 })}`) : null);
+  return h('div', { class: `status${mine ? ' mine' : ''}`, testid: 'status' }, text,
+    g.phase === 'playing' ? h('span', { class: 'trick-no' }, ` · ${t('tricks', { n: g.trick.number + 1 })}`) : null,
+    mine ? countdown(view, ui, g.seat, 'my-clock') : null);
 }
 
 // ---------------------------------------------------------------- panels
@@ -317,7 +359,7 @@ export function renderGame(view, env, ui) {
   const g = view.game;
   const me = view.you;
   const table = h('section', { class: 'table-area', testid: 'table' },
-    [0, 1, 2, 3].map((s) => seatBox(view, s, env, seatExtras(view, s, env))),
+    [0, 1, 2, 3].map((s) => seatBox(view, s, env, seatExtras(view, s, env), ui)),
     h('div', { class: 'center' },
       g.phase === 'choosing' && g.last_round && !ui.summaryClosed.has(g.last_round.round)
         ? roundSummary(view, g.last_round, env, true)
@@ -336,7 +378,9 @@ export function renderGame(view, env, ui) {
   const actions = h('div', { class: 'actions' },
     g.last_trick ? h('button', { action: 'show-last-trick', testid: 'last-trick-btn' }, t('lastTrick')) : null,
     a.stoeck && !view.options.auto_stoeck ? h('button', { class: 'stoeck-btn', action: 'stoeck', testid: 'stoeck-btn' }, t('announceStoeck')) : null,
-    a.bedanke ? h('button', { class: 'bedanke-btn', action: 'bedanke', testid: 'bedanke-btn' }, t('bedanke')) : null);
+    a.bedanke ? h('button', { class: 'bedanke-btn', action: 'bedanke', testid: 'bedanke-btn' }, t('bedanke')) : null,
+    me != null && me === view.host ? h('button', { class: 'small-btn', action: 'manage-seats', testid: 'manage-seats' }, t('manageSeats')) : null,
+    me != null ? h('button', { class: 'small-btn', action: 'other-device', testid: 'other-device-btn' }, t('otherDevice')) : null);
 
   let weisInfo = null;
   if (g.weis_result && g.phase === 'playing') {
@@ -344,17 +388,95 @@ export function renderGame(view, env, ui) {
       g.weis_result.team == null ? t('weisNone') : t('weisWon', { team: shortTeam(view, g.weis_result.team), points: g.weis_result.points }));
   }
 
-  return h('div', { class: `screen game${me == null ? ' spectator' : ''}` },
+  return h('div', { class: `screen game${g.seat == null ? ' spectator' : ''}` },
     h('div', { class: 'play-col' },
       table,
-      h('div', { class: 'under-table' }, statusLine(view), weisInfo, actions),
-      g.phase === 'choosing' && me != null ? contractDialog(view, env) : null,
-      g.phase === 'playing' ? weisChooser(view, env, ui) : null,
-      me != null ? hand : h('p', { class: 'muted' }, t('spectating'))),
+      h('div', { class: 'under-table' }, statusLine(view, ui), weisInfo, actions),
+      g.phase === 'choosing' && g.seat != null ? contractDialog(view, env) : null,
+      g.phase === 'playing' && g.seat != null ? weisChooser(view, env, ui) : null,
+      g.seat != null ? hand
+        : me != null ? h('p', { class: 'panel waiting-self', testid: 'waiting-self' }, t('waitingSelf'))
+          : h('p', { class: 'muted' }, t('spectating'))),
     scoreBoard(view),
+    ui.manageOpen && me != null && me === view.host ? seatManager(view) : null,
+    ui.otherDevice ? otherDevicePanel(ui.otherDevice) : null,
     ui.showLastTrick ? lastTrickPanel(view, env) : null,
     ui.bedankeOpen && a.bedanke ? bedankeConfirm(view) : null,
     g.phase === 'over' && g.result ? gameOver(view, env) : null);
+}
+
+// ---------------------------------------------------------------- seats (host) and other device
+
+/** The host's seat controls during a game: free a seat, or give it to the computer. */
+function seatManager(view) {
+  const me = view.you;
+  const rows = [0, 1, 2, 3].filter((s) => s !== me).map((s) => {
+    const seat = view.seats[s];
+    const who = seat.name || t('free');
+    const btns = [];
+    if (!seat.name) {
+      btns.push(h('button', { action: 'add-computer', 'data-seat': s, testid: `mg-add-computer-${s}` }, t('giveComputer')));
+    } else if (seat.computer) {
+      btns.push(h('button', { action: 'free-seat', 'data-seat': s, testid: `mg-free-${s}` }, `✕ ${t('freeSeat')}`));
+    } else {
+      btns.push(h('button', { action: 'free-seat', 'data-seat': s, testid: `mg-free-${s}` }, `✕ ${t('freeSeat')}`));
+      btns.push(h('button', { action: 'give-computer', 'data-seat': s, testid: `mg-give-computer-${s}` }, t('giveComputer')));
+    }
+    return h('div', { class: 'mg-row', testid: `mg-row-${s}` },
+      h('span', { class: 'mg-who' }, h('strong', {}, `${t('seat')} ${s + 1}`), ` ${who}`,
+        seat.computer ? h('span', { class: 'badge comp' }, t('computer')) : null,
+        seat.name && !seat.computer && !seat.connected ? h('span', { class: 'badge off' }, t('offline')) : null),
+      h('span', { class: 'row' }, btns));
+  });
+  return h('div', { class: 'modal', testid: 'seat-manager' },
+    h('div', { class: 'panel' },
+      h('div', { class: 'panel-head' }, h('strong', {}, t('manageTitle')),
+        h('button', { class: 'x', action: 'close-manage', testid: 'close-manage', 'aria-label': t('close') }, '×')),
+      rows,
+      h('p', { class: 'muted small' }, t('manageNote'))));
+}
+
+/** A QR code of `text` as an SVG, drawn from the vendored encoder's modules. */
+export function qrSvg(text) {
+  const qr = qrcode(0, 'M');
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount();
+  const quiet = 4;
+  let d = '';
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) if (qr.isDark(r, c)) d += `M${c + quiet} ${r + quiet}h1v1h-1z`;
+  }
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${n + 2 * quiet} ${n + 2 * quiet}`);
+  svg.setAttribute('class', 'qr');
+  svg.setAttribute('data-testid', 'qr');
+  svg.setAttribute('shape-rendering', 'crispEdges');
+  svg.setAttribute('role', 'img');
+  const bg = document.createElementNS(NS, 'rect');
+  bg.setAttribute('width', '100%');
+  bg.setAttribute('height', '100%');
+  bg.setAttribute('fill', '#fff');
+  const path = document.createElementNS(NS, 'path');
+  path.setAttribute('d', d);
+  path.setAttribute('fill', '#000');
+  svg.append(bg, path);
+  return svg;
+}
+
+function otherDevicePanel(link) {
+  return h('div', { class: 'modal', testid: 'other-device' },
+    h('div', { class: 'panel other-device' },
+      h('div', { class: 'panel-head' }, h('strong', {}, t('otherDeviceTitle')),
+        h('button', { class: 'x', action: 'close-other-device', testid: 'close-other-device', 'aria-label': t('close') }, '×')),
+      link.url ? [
+        h('div', { class: 'qr-box' }, qrSvg(link.url)),
+        h('div', { class: 'row nowrap' },
+          h('input', { id: 'device-link', readonly: true, value: link.url, testid: 'device-link' }),
+          h('button', { action: 'copy-device-link', testid: 'copy-device-link' }, t('copy'))),
+        h('p', { class: 'muted small' }, t('otherDeviceNote')),
+      ] : h('p', {}, t('noToken'))));
 }
 
 function optionsList(opts, env) {
@@ -448,7 +570,34 @@ function lobbyOptions(view, env, ui, isHost) {
           h('button', { type: 'button', action: 'cancel-options', testid: 'cancel-options' }, t('cancel')))));
   }
   return h('aside', { class: 'options-box' }, h('h3', {}, t('optionsInForce')), optionsList(view.options, env),
-    isHost ? h('button', { action: 'edit-options', testid: 'edit-options' }, t('editOptions')) : null);
+    isHost ? h('button', { action: 'edit-options', testid: 'edit-options' }, t('editOptions')) : null,
+    timingBox(view, isHost));
+}
+
+const STEP_IN_CHOICES = [0, 10, 20, 30, 60];
+const MOVE_CLOCK_CHOICES = [0, 10, 15, 20];
+const RESERVE_CHOICES = [0, 30, 60, 120];
+
+function timingSelect(name, choices, current) {
+  const values = choices.includes(current) ? choices : [...choices, current].sort((a, b) => a - b);
+  return h('select', { name, 'data-timing': name, testid: `timing-${name}` },
+    values.map((v) => h('option', { value: v, selected: v === current }, v === 0 && name !== 'reserve' ? t('off') : t('secs', { n: v }))));
+}
+
+/** The table's step-in and move clock: a list for everyone, selects for the host. */
+function timingBox(view, isHost) {
+  const tm = view.timing || { step_in: 20, move_clock: 0, reserve: 60 };
+  const secs = (n) => (n ? t('secs', { n }) : t('off'));
+  if (!isHost) {
+    const items = [[t('stepIn'), secs(tm.step_in)], [t('moveClock'), secs(tm.move_clock)]];
+    if (tm.move_clock) items.push([t('reserve'), t('secs', { n: tm.reserve })]);
+    return h('div', { class: 'timing' }, h('h3', {}, t('timing')),
+      h('dl', { class: 'options-list', testid: 'timing-list' }, items.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])));
+  }
+  return h('div', { class: 'timing', testid: 'timing-form' }, h('h3', {}, t('timing')),
+    field(t('stepIn'), timingSelect('step_in', STEP_IN_CHOICES, tm.step_in)),
+    field(t('moveClock'), timingSelect('move_clock', MOVE_CLOCK_CHOICES, tm.move_clock)),
+    tm.move_clock ? field(t('reserve'), timingSelect('reserve', RESERVE_CHOICES, tm.reserve)) : null);
 }
 
 export function renderLobby(view, env, ui) {
@@ -462,11 +611,18 @@ export function renderLobby(view, env, ui) {
       extra.push(h('button', {
         class: `swap-btn${ui.swapFrom === s ? ' selected' : ''}`, action: 'swap', 'data-seat': s, testid: `swap-${s}`,
       }, ui.swapFrom === s ? '…' : ui.swapFrom != null ? `⇄ ${t('swapWith')} ${s + 1}` : `⇄ ${t('swap')}`));
-      if (s !== me && view.seats[s]?.name) {
+      const seat = view.seats[s];
+      if (s !== me && seat?.computer) {
+        extra.push(h('button', { class: 'free-btn', action: 'free-seat', 'data-seat': s, testid: `remove-computer-${s}` }, `✕ ${t('removeComputer')}`));
+      } else if (s !== me && seat?.name) {
         extra.push(h('button', { class: 'free-btn', action: 'free-seat', 'data-seat': s, testid: `free-${s}` }, `✕ ${t('freeSeat')}`));
+      } else if (!seat?.name) {
+        extra.push(h('button', {
+          class: 'free-btn add-computer', action: 'add-computer', 'data-seat': s, testid: `add-computer-${s}`, title: t('addComputerTitle'),
+        }, `+ ${t('addComputer')}`));
       }
     }
-    return seatBox(view, s, env, extra);
+    return seatBox(view, s, env, extra, ui);
   });
   return h('div', { class: 'screen lobby', testid: 'lobby' },
     h('div', { class: 'play-col' },
@@ -478,7 +634,9 @@ export function renderLobby(view, env, ui) {
             h('p', { class: 'muted' }, full ? t('onlyHostStarts') : t('waitingPlayers')),
             h('p', { class: 'muted', testid: 'lobby-spectators' }, t('spectators', { n: view.spectators })),
             isHost ? h('button', { class: 'primary', action: 'start', testid: 'start', disabled: !full }, t('start')) : null))),
-      me == null ? h('p', { class: 'muted' }, t('spectating')) : null),
+      me == null ? h('p', { class: 'muted' }, t('spectating'))
+        : h('div', { class: 'row' }, h('button', { class: 'small-btn', action: 'other-device', testid: 'other-device-btn' }, t('otherDeviceTitle')))),
+    ui.otherDevice ? otherDevicePanel(ui.otherDevice) : null,
     lobbyOptions(view, env, ui, isHost));
 }
 

@@ -30,12 +30,13 @@ export function serverBinary() {
   return bin;
 }
 
-export async function startServer() {
+/** `args`: extra server flags, e.g. `['--computer-think-ms', '0']`. */
+export async function startServer(args = []) {
   const bin = serverBinary();
   const port = await freePort();
   // A fresh embedded database per run: the real store, nothing left between runs.
   const db = join(mkdtempSync(join(tmpdir(), 'jass-e2e-')), 'jass.sqlite3');
-  const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--web-dir', join(REPO, 'web'), '--db', db], {
+  const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--web-dir', join(REPO, 'web'), '--db', db, ...args], {
     cwd: REPO,
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,0 +1,329 @@
+// Computer players in the browser (issue 14 points 1, 2, 5 and 8), against the real
+// jass-server with computers that move at once (--computer-think-ms 0):
+// - a phone (touch, German) plays a whole game against three computers by tapping
+//   only, started with "play with computers" from the start page;
+// - the host fills seats with computers in the lobby; a page that goes offline is
+//   shown away to the host, the computer plays for it after the step-in time (with
+//   the countdown and the "computer plays for …" badge), and when it is back the
+//   player plays on;
+// - the host frees a seat during the game and gives another to the computer; a
+//   player who takes the freed seat waits for the next deal (no hand meanwhile);
+// - a seat moves to a second browser context with the other-device link and QR code
+//   (the token only in the fragment, never in a request), the first page is replaced.
+// Screenshots (EN and DE, phone and desktop) go to e2e/artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { startServer } from './lib/server.mjs';
+import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
+import { openPage, press, view, tid, sleep } from './lib/pages.mjs';
+
+const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
+const AWAY_SECS = 4;
+
+let server;
+let browser;
+const errors = [];
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  server = await startServer([
+    '--computer-think-ms', '0', '--computer-budget-ms', '30', '--computer-playouts', '300',
+    '--away-after-secs', String(AWAY_SECS),
+  ]);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function shot(p, name) {
+  // Nothing wider than the phone: no sideways scrolling.
+  const w = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(w <= p.page.viewportSize().width, `${name}: page ${w} px wide on a ${p.page.viewportSize().width} px screen`);
+  await p.page.screenshot({ path: `${ARTIFACTS}${name}-${p.size}.png`, fullPage: true });
+}
+
+async function post(path, body) {
+  const r = await fetch(`${server.base}${path}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const b = await r.json();
+  assert.ok(r.ok, JSON.stringify(b));
+  return b;
+}
+
+/** A page holding a seat by its token, as if it had joined itself. */
+async function openSeat(label, table, token, opts = {}) {
+  const p = await openPage(browser, label, {
+    errors, ...opts,
+    init: { fn: ([t, k]) => { if (!localStorage.getItem(`jass:${t}`)) localStorage.setItem(`jass:${t}`, JSON.stringify({ seat: null, token: k })); }, arg: [table, token] },
+  });
+  await p.page.goto(`${server.base}/t/${table}`);
+  await p.page.waitForFunction(() => window.__jass?.view && window.__jass.status === 'open');
+  return p;
+}
+
+/** Waits until this page must decide (or the game is over); returns its view. */
+async function myTurn(p, timeout = 30_000) {
+  await p.page.waitForFunction(() => {
+    const a = window.__jass;
+    const g = a?.view?.game;
+    if (!g || a.status !== 'open') return false;
+    if (g.phase === 'over') return true;
+    const al = g.allowed;
+    return g.seat != null && g.to_act === g.seat && (al.cards.length > 0 || al.choose || al.schiebe);
+  }, null, { timeout });
+  return (await view(p)).view;
+}
+
+/** This page's one decision, by clicking (or tapping): Obenabe or its first legal card. */
+async function decide(p, v) {
+  const g = v.game;
+  const before = (await view(p)).version;
+  if (g.allowed.choose) {
+    await p.page.waitForSelector(tid('contract-dialog'));
+    await press(p, tid('contract-obenabe'));
+  } else {
+    await press(p, tid(`card-${g.allowed.cards[0]}`), { position: { x: 12, y: 30 } });
+  }
+  await p.page.waitForFunction((b) => window.__jass.version > b, before);
+}
+
+test('a phone plays a whole game against three computers by tapping only', { timeout: 240_000 }, async () => {
+  const p = await openPage(browser, 'Solo', { size: PHONE, locale: 'de-DE', errors });
+  await p.page.goto(`${server.base}/`);
+  await p.page.fill(tid('name-input'), 'Sofia');
+  await p.page.selectOption(tid('preset-select'), 'to_1000');
+  await p.page.fill(tid('opt-target'), '300');
+  await p.page.selectOption(tid('opt-end'), 'automatic');
+  await shot(p, 'start-de');
+  await press(p, tid('play-computers'));
+  // Into the game at once: Sofia at seat 0, computers in the other three.
+  await p.page.waitForFunction(() => window.__jass?.view?.game && window.__jass.status === 'open');
+  let v = (await view(p)).view;
+  assert.equal(v.you, 0);
+  assert.deepEqual(v.seats.map((s) => !!s.computer), [false, true, true, true]);
+  for (const s of [1, 2, 3]) await p.page.waitForSelector(tid(`computer-${s}`));
+  assert.equal(await p.page.textContent(tid('computer-1')), 'Computer');
+  await shot(p, 'computers-game-de');
+
+  let moves = 0;
+  for (;;) {
+    v = await myTurn(p, 60_000);
+    if (v.game.phase === 'over') break;
+    await decide(p, v);
+    moves += 1;
+    assert.ok(moves < 400, 'the game ends');
+  }
+  await p.page.waitForSelector(tid('game-over'));
+  const g = v.game;
+  assert.equal(g.result.reason.type, 'automatic');
+  assert.ok(Math.max(...g.result.totals) >= 300);
+  for (const tm of [0, 1]) assert.equal(await p.page.textContent(tid(`final-${tm}`)), String(g.result.totals[tm]));
+  await shot(p, 'computers-over-de');
+  // The record lists the computers as computers.
+  const rec = await (await fetch(`${server.base}/api/tables/${v.table}/record`)).json();
+  assert.ok(JSON.stringify(rec).includes('Computer'), 'the record names the computer seats');
+  await p.ctx.close();
+  assert.deepEqual(errors, []);
+});
+
+/** A table of Anna (host, seat 0) and Ben (seat 1) with computers the host adds by clicking. */
+async function annaAndBen(timing, sizes = [DESKTOP, DESKTOP], locales = ['en-US', 'en-US']) {
+  const created = await post('/api/tables', { name: 'Anna', preset: 'to_1000', timing });
+  const table = created.table;
+  const benToken = (await post(`/api/tables/${table}/seats`, { name: 'Ben', seat: 1 })).token;
+  const anna = await openSeat('Anna', table, created.token, { size: sizes[0], locale: locales[0] });
+  const ben = await openSeat('Ben', table, benToken, { size: sizes[1], locale: locales[1] });
+  // --- lobby: the host puts computers in the two free seats, removes one, adds it again.
+  for (const s of [2, 3]) {
+    await press(anna, tid(`add-computer-${s}`));
+    await anna.page.waitForSelector(tid(`computer-${s}`));
+  }
+  await ben.page.waitForSelector(tid('computer-3'));
+  await press(anna, tid('remove-computer-3'));
+  await anna.page.waitForSelector(tid('add-computer-3'));
+  await press(anna, tid('add-computer-3'));
+  await anna.page.waitForSelector(tid('computer-3'));
+  return { table, anna, ben, benToken };
+}
+
+test('offline: shown away, the computer plays for the seat, and the player plays on', { timeout: 120_000 }, async (t) => {
+  const { anna, ben } = await annaAndBen({ step_in: 5 }, [DESKTOP, PHONE], ['en-US', 'de-DE']);
+  // The timing is shown to the others, and the host can change it in the lobby.
+  await ben.page.waitForSelector(tid('timing-list'));
+  assert.match(await ben.page.textContent(tid('timing-list')), /5 s/);
+  await anna.page.selectOption(tid('timing-move_clock'), '15');
+  await ben.page.waitForFunction(() => window.__jass.view.timing.move_clock === 15);
+  await anna.page.waitForSelector(tid('timing-reserve'));
+  await shot(anna, 'lobby-computers-en');
+  await shot(ben, 'lobby-computers-de');
+  await anna.page.selectOption(tid('timing-move_clock'), '0');
+  await ben.page.waitForFunction(() => window.__jass.view.timing.move_clock === 0);
+  await press(anna, tid('start'));
+  await ben.page.waitForFunction(() => window.__jass.view?.game);
+
+  // Play until Ben must decide.
+  for (;;) {
+    const [va, vb] = await Promise.race([
+      myTurn(anna).then((v) => [v, null]),
+      myTurn(ben).then((v) => [null, v]),
+    ]);
+    if (vb) break;
+    await decide(anna, va);
+  }
+  const benBefore = (await view(ben)).view.game;
+
+  // --- Ben's network goes away: Anna sees him away within about 15 s, then the
+  // countdown of the step-in, and the computer plays for him.
+  const t0 = Date.now();
+  ben.offline = true;
+  await ben.ctx.setOffline(true);
+  await anna.page.waitForSelector(tid('offline-1'), { timeout: 15_000 });
+  const away = Date.now() - t0;
+  t.diagnostic(`offline page shown away after ${away} ms`);
+  assert.ok(away <= 15_000);
+  await anna.page.waitForFunction(() => window.__jass.view.clock?.seat === 1 && window.__jass.view.clock.kind === 'step_in', null, { timeout: 10_000 });
+  await anna.page.waitForSelector(tid('clock-1'));
+  assert.match(await anna.page.textContent(tid('clock-1')), /computer in \d+ s/);
+  await shot(anna, 'step-in-countdown-en');
+  await anna.page.waitForFunction((n) => window.__jass.view.game.hand_counts[1] < n || window.__jass.view.game.round > 0, benBefore.hand.length, { timeout: 15_000 });
+  await anna.page.waitForSelector(tid('standin-1'));
+  assert.match(await anna.page.textContent(tid('standin-1')), /computer plays for Ben/);
+  await shot(anna, 'stand-in-en');
+
+  // --- Ben is back: no stand-in, and his next decision is his.
+  ben.offline = false;
+  await ben.ctx.setOffline(false);
+  await ben.page.waitForFunction(() => window.__jass.status === 'open', null, { timeout: 15_000 });
+  await anna.page.waitForSelector(tid('offline-1'), { state: 'detached', timeout: 15_000 });
+  await anna.page.waitForSelector(tid('standin-1'), { state: 'detached', timeout: 15_000 });
+  for (;;) {
+    const [va, vb] = await Promise.race([
+      myTurn(anna).then((v) => [v, null]),
+      myTurn(ben).then((v) => [null, v]),
+    ]);
+    if (vb) {
+      assert.equal(vb.game.phase === 'over', false);
+      const card = vb.game.allowed.cards[0];
+      await decide(ben, vb);
+      if (card) {
+        const g = (await view(ben)).view.game;
+        assert.ok(!g.hand.includes(card), 'Ben played his own card');
+      }
+      break;
+    }
+    await decide(anna, va);
+  }
+  await shot(ben, 'back-de');
+  await anna.ctx.close();
+  await ben.ctx.close();
+  assert.deepEqual(errors, []);
+});
+
+test('the host frees a seat and gives one to the computer during a game; a new player waits for the deal', { timeout: 120_000 }, async () => {
+  const { anna, ben } = await annaAndBen({ step_in: 20, move_clock: 20, reserve: 60 }, [PHONE, DESKTOP], ['en-US', 'en-US']);
+  await shot(anna, 'lobby-computers-en');
+  await press(anna, tid('start'));
+  await ben.page.waitForFunction(() => window.__jass.view?.game);
+  // The move clock: the seat to act has a countdown, and every human seat its reserve.
+  await anna.page.waitForSelector(tid('reserve-0'));
+  assert.match(await anna.page.textContent(tid('reserve-1')), /reserve 60 s/);
+  await anna.page.waitForFunction(() => window.__jass.view.clock?.kind === 'move_clock');
+  await anna.page.waitForSelector('.clock');
+  await shot(anna, 'move-clock-en');
+  await shot(ben, 'move-clock-en');
+  for (const p of [anna, ben]) {
+    await press(p, tid('toggle-lang'));
+    await p.page.waitForSelector('.clock');
+    assert.match(await p.page.textContent('.clock'), /\d+ s/);
+    await shot(p, 'move-clock-de');
+    await press(p, tid('toggle-lang'));
+  }
+
+  // --- the host gives Ben's seat to the computer (free_seat, then add_computer).
+  await press(anna, tid('manage-seats'));
+  await anna.page.waitForSelector(tid('seat-manager'));
+  await shot(anna, 'seat-manager-en');
+  await press(anna, tid('mg-give-computer-1'));
+  await anna.page.waitForSelector(tid('computer-1'));
+  await ben.page.waitForSelector(tid('join'));
+  await press(anna, tid('close-manage'));
+  await anna.page.waitForSelector(tid('notice'));
+  assert.match(await anna.page.textContent(tid('notice')), /computer/);
+
+  // --- the host frees a computer seat: left open for someone with the link.
+  await press(anna, tid('manage-seats'));
+  await press(anna, tid('mg-free-3'));
+  await anna.page.waitForFunction(() => !window.__jass.view.seats[3].name);
+  await anna.page.waitForSelector(tid('standin-3'));
+  await press(anna, tid('close-manage'));
+
+  // --- Ben takes the free seat from the join page (it notices the freed seat by
+  // itself): he waits for the next deal.
+  await ben.page.fill(tid('join-name'), 'Ben');
+  await ben.page.waitForSelector(`${tid('join-seat-3')}:not([disabled])`, { timeout: 10_000 });
+  await ben.page.waitForSelector(tid('join-next-deal'));
+  assert.equal(await ben.page.inputValue(tid('join-name')), 'Ben', 'the typed name survives the refresh');
+  await shot(ben, 'join-mid-game-en');
+  await press(ben, tid('join-seat-3'));
+  await ben.page.waitForFunction(() => window.__jass?.view?.game && window.__jass.status === 'open');
+  const vb = (await view(ben)).view;
+  if (vb.seats[3].waiting) {
+    await ben.page.waitForSelector(tid('waiting-self'));
+    assert.equal(await ben.page.$(tid('hand')), null, 'no hand before the deal');
+    assert.equal(vb.game.seat, null);
+    await anna.page.waitForSelector(tid('waiting-3'));
+    await shot(ben, 'waiting-en');
+    await shot(anna, 'waiting-en');
+    // Play on (Anna only: the others are computers) until the next deal gives Ben his seat.
+    for (;;) {
+      const w = (await view(ben)).view;
+      if (w.game.seat === 3) break;
+      const va = await Promise.race([myTurn(anna), ben.page.waitForFunction(() => window.__jass.view.game.seat === 3).then(() => null)]);
+      if (va && va.game.phase !== 'over') await decide(anna, va);
+    }
+  }
+  await ben.page.waitForSelector(tid('hand'));
+  assert.equal((await view(ben)).view.game.seat, 3);
+  await anna.ctx.close();
+  await ben.ctx.close();
+  assert.deepEqual(errors, []);
+});
+
+test('a seat moves to a second browser context with the other-device link', { timeout: 120_000 }, async () => {
+  const created = await post('/api/tables', { name: 'Mia', preset: 'to_1000', computers: true });
+  const { table, token } = created;
+  const first = await openSeat('Mia phone', table, token, { size: PHONE, locale: 'de-DE' });
+  await press(first, tid('other-device-btn'));
+  await first.page.waitForSelector(tid('other-device'));
+  await first.page.waitForSelector(`${tid('other-device')} svg.qr path`);
+  const link = await first.page.inputValue(tid('device-link'));
+  assert.equal(link, `${server.base}/t/${table}#seat=${encodeURIComponent(token)}`);
+  await shot(first, 'other-device-de');
+
+  const second = await openPage(browser, 'Mia laptop', { size: DESKTOP, errors });
+  await second.page.goto(link);
+  await second.page.waitForFunction(() => window.__jass?.view?.game && window.__jass.status === 'open');
+  // The fragment is read, kept like a joined token and taken out of the address bar.
+  assert.equal(await second.page.evaluate(() => location.hash), '');
+  assert.equal(await second.page.evaluate((t) => JSON.parse(localStorage.getItem(`jass:${t}`)).token, table), token);
+  assert.equal((await view(second)).view.you, 0);
+  assert.ok(second.requests.every((u) => !u.includes(token)), 'the token is never in a request line');
+  // The first page is replaced.
+  await first.page.waitForSelector(tid('message'));
+  assert.match(await first.page.textContent(tid('message')), /übernommen/);
+  // The second plays the seat.
+  const v = await myTurn(second);
+  await decide(second, v);
+  // The other-device panel in English, on the desktop.
+  await press(second, tid('other-device-btn'));
+  await second.page.waitForSelector(`${tid('other-device')} svg.qr path`);
+  await shot(second, 'other-device-en');
+  await first.ctx.close();
+  await second.ctx.close();
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,51 @@
+// Pages for the browser tests: a context per player (its own localStorage), a
+// CSP-safe waitForFunction, and every console error or failed request collected.
+import { DESKTOP, PHONE } from './browser.mjs';
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const tid = (id) => `[data-testid="${id}"]`;
+
+/**
+ * Opens a page in a new context. `size` DESKTOP or PHONE (a phone gets touch),
+ * `locale` e.g. 'de-DE' (the client picks German from it), `errors` collects problems.
+ */
+export async function openPage(browser, label, { size = DESKTOP, locale = 'en-US', errors = [], init } = {}) {
+  const phone = size === PHONE;
+  const ctx = await browser.newContext({ viewport: size, locale, hasTouch: phone, isMobile: phone });
+  if (init) await ctx.addInitScript(init.fn, init.arg);
+  const page = await ctx.newPage();
+  // The server's Content-Security-Policy forbids eval, which Playwright's own
+  // waitForFunction polling uses; poll with evaluate instead (not subject to the CSP).
+  page.waitForFunction = async (fn, arg, { timeout = 30_000 } = {}) => {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const ok = await page.evaluate(fn, arg).catch((e) => {
+        if (/context was destroyed|navigation/i.test(String(e))) return false;
+        throw e;
+      });
+      if (ok) return ok;
+      if (Date.now() > end) throw new Error(`${label}: waitForFunction timed out after ${timeout} ms: ${fn}`);
+      await sleep(50);
+    }
+  };
+  const p = { label, phone, size: phone ? 'phone' : 'desktop', ctx, page, offline: false, requests: [] };
+  page.on('console', (m) => { if (m.type() === 'error' && !p.offline) errors.push(`${label} console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`${label} page error: ${e.message}`));
+  page.on('request', (r) => p.requests.push(r.url()));
+  page.on('requestfailed', (r) => {
+    if (p.offline) return;
+    errors.push(`${label} request failed: ${r.url()} ${r.failure()?.errorText || ''}`);
+  });
+  page.on('response', (r) => { if (r.status() >= 400) errors.push(`${label} HTTP ${r.status()} ${r.url()}`); });
+  return p;
+}
+
+/** Clicks, or taps on a touch phone. */
+export async function press(p, selector, opts = {}) {
+  if (p.phone) await p.page.tap(selector, opts);
+  else await p.page.click(selector, opts);
+}
+
+export async function view(p) {
+  return p.page.evaluate(() => ({ version: window.__jass?.version, view: window.__jass?.view, status: window.__jass?.status }));
+}
