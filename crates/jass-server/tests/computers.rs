@@ -80,7 +80,7 @@ async fn human_and_three_computers() -> (Server, String, String, Client) {
 async fn one_human_and_three_computers_play_a_whole_game() {
     let (server, table, _, mut human) = human_and_three_computers().await;
     human.wait_view(|v| v.seats.iter().skip(1).all(|s| s.computer)).await;
-    assert_eq!(human.view().seats[2].name.as_deref(), Some("Computer 2"));
+    assert_eq!(human.view().seats[2].name.as_deref(), Some("Computer 3"));
     assert!(!human.view().seats[0].computer);
     let id = Some(human.id());
     human.request(ClientMsg::Start { id }).await.unwrap();

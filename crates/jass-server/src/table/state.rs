@@ -38,7 +38,8 @@ impl Occupant {
 
 /// The name a computer seat shows.
 pub(crate) fn computer_name(seat: Seat) -> String {
-    format!("Computer {seat}")
+    // Numbered from 1, as players count seats (the wire numbers them from 0).
+    format!("Computer {}", seat.index() + 1)
 }
 
 /// A stored name as the table shows it: checked like a name a client sends (issue
