@@ -1,0 +1,214 @@
+//! An exact double-dummy solver for the card play of one Schieber round.
+//!
+//! Given all four hands (a "double-dummy" position: every card known), the contract,
+//! the trick so far and the tricks each team has taken, it finds the card points a
+//! team takes from here on when both sides play perfectly (R4 card points, the last
+//! trick's 5 and the match bonus of 100 for taking all nine tricks, R8), and the value
+//! of each legal card of the seat to move. The legal cards are the engine's own
+//! ([`jass_engine::legal_cards`], R5): the solver never restates a rule.
+//!
+//! A computer player that does not see the other hands samples deals consistent with
+//! what it has seen and solves each: the card with the best mean is the one to play
+//! (the method of the strongest bridge and Skat programs).
+//!
+//! # How it is fast
+//! - **Zero-window search** (MTD(f)): the exact value is found by a few alpha-beta
+//!   searches with a window of width one, each of which prunes far more than a
+//!   full-window search; the previous bound is the next guess.
+//! - **Transposition table at trick boundaries**: the hands are fixed for a solve, so
+//!   the cards still out and the leader (and whether a match is still possible) say
+//!   everything about the rest of the round; each entry keeps a lower and an upper
+//!   bound of the points still to take.
+//! - **Equivalent cards** ([`order`]): two cards of one hand, of one suit, with equal
+//!   points and no card still in play between them, lead to the same results, so only
+//!   one is searched.
+//! - **Move ordering** ([`order`]): a card that takes the trick (or the cheapest one
+//!   when the trick is lost, the richest when the partner has it) first, so cut-offs
+//!   come early.
+//!
+//! ```
+//! use jass_engine::{CardSet, Contract, Seat, Team, Trick};
+//! use jass_solver::{Position, Solver};
+//! // The last trick: seat 0 leads; hearts are trump.
+//! let hands = ["HJ", "H6", "S6", "D6"].map(|h| h.parse::<CardSet>().unwrap());
+//! let pos = Position {
+//!     hands,
+//!     trick: Trick::new(Seat::ALL[0]),
+//!     contract: Contract::Hearts,
+//!     old_undenufe: false,
+//!     tricks_won: [4, 4],
+//!     match_bonus: true,
+//! };
+//! // The Puur (20) takes the trump six (0) and two sixes: 20 + 5 for the last trick.
+//! assert_eq!(Solver::new().points(&pos, Team::ALL[0]).unwrap(), 25);
+//! ```
+
+mod order;
+mod search;
+mod table;
+
+use jass_engine::{CardSet, Contract, Seat, Team, Trick, legal_cards};
+
+pub use crate::search::Stats;
+
+/// A double-dummy position: everything about the rest of a round's card play.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The cards each seat still holds (not those in `trick`).
+    pub hands: [CardSet; 4],
+    /// The trick being played (empty at a trick's start); its leader leads it.
+    pub trick: Trick,
+    /// The contract (R3).
+    pub contract: Contract,
+    /// R4's "Altes Undenufe" card points.
+    pub old_undenufe: bool,
+    /// Tricks each team has taken this round before `trick`: the match bonus needs
+    /// all nine.
+    pub tricks_won: [u8; 2],
+    /// Whether taking all nine tricks scores the match bonus (off with fixed rounds).
+    pub match_bonus: bool,
+}
+
+/// Why a position cannot be solved.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A card is in two hands, or in a hand and the trick.
+    SharedCard,
+    /// The hands do not fit the trick: the seats that played to it hold one card fewer
+    /// than the others, and every seat plays to each remaining trick.
+    HandSizes,
+    /// The tricks taken and the tricks left are not the nine of a round.
+    TrickCount,
+    /// A card in the trick was not legal when it was played.
+    IllegalTrick,
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::SharedCard => "a card is held twice",
+            Self::HandSizes => "the hand sizes do not fit the trick",
+            Self::TrickCount => "the tricks taken and left are not nine",
+            Self::IllegalTrick => "the trick holds a card that was not legal",
+        })
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Position {
+    /// The seat whose card is next.
+    #[must_use]
+    pub fn to_move(&self) -> Seat {
+        self.trick.next_seat()
+    }
+
+    /// The cards still held.
+    #[must_use]
+    pub fn cards_left(&self) -> u32 {
+        self.hands.iter().map(|h| h.len()).sum()
+    }
+
+    /// Checks that the position can occur in a round.
+    ///
+    /// # Errors
+    /// What does not fit.
+    pub fn validate(&self) -> Result<(), PositionError> {
+        let mut seen = self.trick.set();
+        for h in self.hands {
+            if seen.bits() & h.bits() != 0 {
+                return Err(PositionError::SharedCard);
+            }
+            seen = CardSet::from_bits(seen.bits() | h.bits());
+        }
+        let leader = self.trick.leader();
+        let played = self.trick.len();
+        if self.trick.is_complete() {
+            return Err(PositionError::HandSizes);
+        }
+        // `open`: the tricks left, this one included, which is what a seat still to
+        // play to this trick holds; a seat that played to it holds one card fewer.
+        let open = self.hands[leader.plus(3).index()].len();
+        for i in 0..4 {
+            let seat = leader.plus(i);
+            let want = if i < played { open.checked_sub(1).ok_or(PositionError::HandSizes)? } else { open };
+            if self.hands[seat.index()].len() != want {
+                return Err(PositionError::HandSizes);
+            }
+        }
+        let won = u32::from(self.tricks_won[0]) + u32::from(self.tricks_won[1]);
+        if won + open != 9 {
+            return Err(PositionError::TrickCount);
+        }
+        let mut replay = Trick::new(leader);
+        for (i, card) in self.trick.cards().enumerate() {
+            let seat = leader.plus(i);
+            let held = CardSet::from_bits(self.hands[seat.index()].bits() | CardSet::single(card).bits());
+            if !legal_cards(held, &replay, self.contract).contains(card) {
+                return Err(PositionError::IllegalTrick);
+            }
+            replay.push(card);
+        }
+        Ok(())
+    }
+}
+
+/// The solver, with its transposition table (reused from solve to solve, so keep one
+/// per thread).
+#[derive(Debug, Default)]
+pub struct Solver {
+    table: table::Table,
+    stats: Stats,
+}
+
+impl Solver {
+    /// A solver with an empty table.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The card points (with last trick and match bonus) `team` takes from `pos` on
+    /// when it plays for the most and the other team for the least, both seeing every
+    /// card; the cards already in the trick count for whoever takes it.
+    ///
+    /// # Errors
+    /// The position cannot occur ([`Position::validate`]).
+    pub fn points(&mut self, pos: &Position, team: Team) -> Result<u32, PositionError> {
+        pos.validate()?;
+        Ok(self.solve(pos, team))
+    }
+
+    /// Every legal card of the seat to move with the points its team takes after it
+    /// (as [`Solver::points`]), best first.
+    ///
+    /// # Errors
+    /// The position cannot occur ([`Position::validate`]).
+    pub fn card_values(&mut self, pos: &Position) -> Result<Vec<(jass_engine::Card, u32)>, PositionError> {
+        pos.validate()?;
+        let seat = pos.to_move();
+        let team = seat.team();
+        let legal = legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract);
+        let mut out = Vec::with_capacity(legal.len() as usize);
+        for card in legal {
+            let (next, gained) = search::play(pos, card, team);
+            let rest =
+                if next.cards_left() == 0 && next.trick.is_empty() { 0 } else { self.solve(&next, team) };
+            out.push((card, gained + rest));
+        }
+        out.sort_by_key(|v| std::cmp::Reverse(v.1));
+        Ok(out)
+    }
+
+    /// What the searches since [`Solver::new`] (or the last [`Solver::take_stats`])
+    /// cost.
+    pub fn take_stats(&mut self) -> Stats {
+        std::mem::take(&mut self.stats)
+    }
+
+    fn solve(&mut self, pos: &Position, team: Team) -> u32 {
+        self.table.clear();
+        let mut s = search::Search::new(pos, team, &mut self.table, &mut self.stats);
+        s.mtdf()
+    }
+}
