@@ -106,8 +106,8 @@ pub struct Config {
     pub finished_retention: Duration,
     /// On shutdown, how long to wait for sockets and table actors to finish.
     pub shutdown_grace: Duration,
-    /// The static browser client served at `/` and `/t/{table}`; `None` serves only
-    /// the API (tests, or a deployment with a separate web server).
+    /// A folder to serve the browser client from (at `/` and `/t/{table}`) instead of
+    /// the copy built into the binary: for working on the client without a rebuild.
     pub web_dir: Option<PathBuf>,
 }
 

@@ -17,7 +17,6 @@ use jass_engine::Seat;
 use jass_protocol::http::{ApiError, CreateTable, JoinTable};
 use jass_protocol::{ErrorCode, options_from};
 use serde::de::DeserializeOwned;
-use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
 use crate::App;
@@ -48,11 +47,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/ws/{table}", get(socket))
         .route("/api/stats", get(stats))
         .route("/healthz", get(|| async { "ok" }));
-    if let Some(dir) = app.config.web_dir.clone() {
-        router = router
-            .route_service("/t/{table}", ServeFile::new(dir.join("index.html")))
-            .fallback_service(ServeDir::new(dir));
-    }
+    router = router.route("/t/{table}", get(crate::web::table_page)).fallback(crate::web::file);
     router
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(crate::headers::security_headers))

@@ -42,6 +42,7 @@ mod shutdown;
 mod stats;
 pub mod store;
 mod table;
+mod web;
 mod ws;
 
 use std::future::Future;
@@ -79,6 +80,8 @@ pub(crate) struct App {
     pub(crate) stats: stats::Stats,
     /// Where computer players think.
     pub(crate) computers: Arc<computer::Pool>,
+    /// The browser client's files.
+    pub(crate) web: web::Web,
 }
 
 impl App {
@@ -213,7 +216,13 @@ pub async fn run_restoring(
         },
         config.computer_think,
     ));
+    let web = match &config.web_dir {
+        Some(dir) => web::Web::dir(dir)
+            .map_err(|e| std::io::Error::other(format!("--web-dir {}: {e}", dir.display())))?,
+        None => web::Web::embedded(),
+    };
     let app = Arc::new(App {
+        web,
         computers,
         registry: Arc::new(Registry::new(config.max_tables)),
         connections: Arc::new(Semaphore::new(config.max_connections)),

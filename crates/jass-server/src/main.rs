@@ -20,8 +20,8 @@ struct Args {
     /// Address to listen on.
     #[arg(long, env = "JASS_ADDR", default_value = "0.0.0.0:8080")]
     addr: SocketAddr,
-    /// Directory of the browser client (default: `web` in the working directory if it
-    /// exists, else the repository's `web/`).
+    /// Serve the browser client from this folder instead of the copy built into the
+    /// binary (for working on the client: edits show without a rebuild).
     #[arg(long, env = "JASS_WEB_DIR")]
     web_dir: Option<PathBuf>,
     /// The SQLite database holding every table (created if missing; back it up with
@@ -157,7 +157,7 @@ fn export(db: &std::path::Path, table: &str) -> i32 {
 
 impl Args {
     /// The defaults, with whatever the flags override.
-    fn config(&self, web_dir: PathBuf) -> Config {
+    fn config(&self) -> Config {
         let d = Config::default();
         Config {
             max_tables: self.max_tables.unwrap_or(d.max_tables),
@@ -196,15 +196,10 @@ impl Args {
             finished_retention: self.retention_days.map_or(d.finished_retention, |days| {
                 std::time::Duration::from_secs(days.saturating_mul(86_400))
             }),
-            web_dir: Some(web_dir),
+            web_dir: self.web_dir.clone(),
             ..d
         }
     }
-}
-
-fn default_web_dir() -> PathBuf {
-    let here = PathBuf::from("web");
-    if here.is_dir() { here } else { PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web")) }
 }
 
 /// Most connections waiting to be accepted. Linux caps it at `net.core.somaxconn`
@@ -266,10 +261,10 @@ async fn main() -> std::io::Result<()> {
         std::process::exit(run_task(task, &args.db));
     }
     raise_nofile_limit();
-    let web_dir = args.web_dir.clone().unwrap_or_else(default_web_dir);
+    let web = args.web_dir.as_ref().map_or_else(|| "built in".to_owned(), |d| d.display().to_string());
     let listener = bind(args.addr)?;
-    tracing::info!(addr = %listener.local_addr()?, web = %web_dir.display(), "serving");
-    let config = args.config(web_dir);
+    tracing::info!(addr = %listener.local_addr()?, %web, "serving");
+    let config = args.config();
     if args.memory {
         jass_server::run_with_store(listener, config, Arc::new(MemoryStore::new()), shutdown_signal()).await
     } else {
@@ -317,7 +312,7 @@ mod tests {
             "--allowed-origin",
             "https://b.example",
         ]);
-        let c = args.config(PathBuf::from("web"));
+        let c = args.config();
         assert_eq!((c.max_connections_per_ip, c.max_tables_per_ip), (7, 3));
         assert_eq!(c.allowed_origins, ["https://a.example", "https://b.example"]);
     }
@@ -337,7 +332,7 @@ mod tests {
             "--http-rate-per-second",
             "3",
         ]);
-        let c = args.config(PathBuf::from("web"));
+        let c = args.config();
         assert_eq!(c.max_http_connections_per_ip, 9);
         assert_eq!((c.http_header_timeout.as_secs(), c.http_body_timeout.as_secs()), (4, 6));
         assert_eq!((c.http_rate_burst, c.http_rate_per_second), (11, 3));
