@@ -247,7 +247,7 @@ test('issue 15 points 8 and 10: the deck button names the deck in use; four colo
     const src = () => p.page.getAttribute(`${tid('hand')} img`, 'src');
     const label = () => p.page.textContent(tid('deck-current'));
     // The table's deck is French: the button says so.
-    assert.equal(await label(), de ? 'Französisch' : 'French');
+    assert.equal(await label(), de ? 'Franz.' : 'French');
     assert.match(await src(), de ? /\/cards\/french-de\// : /\/cards\/french\//);
     await shot(p, `game-french-${lang}`);
     await press(p, tid('toggle-deck'));

@@ -285,7 +285,7 @@ const TEXT = {
     pushedNote: 'geschoben',
     round: 'Runde {n}',
     cardsStyle: 'Karten',
-    cards_french: 'Französisch',
+    cards_french: 'Franz.',
     cards_swiss: 'Schweizer',
     language: 'English',
     leader: 'spielt aus',
