@@ -1,6 +1,8 @@
 // Generates the card images in web/cards/ (run: node e2e/gen-cards.mjs).
 // Two decks of the same 36 cards (R1, R9), drawn from plain SVG shapes only:
 //   web/cards/french/{SUIT}{RANK}.svg   SUIT = H D C S, RANK = 6 7 8 9 T J Q K A
+//   web/cards/french-de/…              the same with German indices (B D K for J Q K)
+//   web/cards/french4/…, french4-de/…  the four-colour deck (diamonds blue, clubs green)
 //   web/cards/swiss/{suit}{RANK}.svg    suit = rosen schellen schilten eicheln
 // plus web/cards/back.svg. No fonts or images are loaded; text uses the system
 // sans-serif font.
@@ -20,6 +22,12 @@ const FRENCH = {
   C: { color: '#1a1a1a', body: '<circle cx="50" cy="28" r="21"/><circle cx="26" cy="60" r="21"/><circle cx="74" cy="60" r="21"/><path d="M46 50L38 96H62L54 50Z"/>' },
   S: { color: '#1a1a1a', body: '<path d="M50 3C64 28 96 44 96 66C96 81 84 89 72 89C63 89 56 84 53 77C55 87 58 92 66 97H34C42 92 45 87 47 77C44 84 37 89 28 89C16 89 4 81 4 66C4 44 36 28 50 3Z"/>' },
 };
+
+// The four-colour deck of tournament play: hearts red, diamonds blue, clubs green,
+// spades black (issue 15 point 10).
+const FOUR_COLOUR = { H: '#c8102e', D: '#1565c0', C: '#1b7a2f', S: '#1a1a1a' };
+// Court indices: German-speaking Swiss French decks read B (Bauer), D (Dame), K (König).
+const FRENCH_LABELS = { en: { T: '10' }, de: { T: '10', J: 'B', Q: 'D' } };
 
 const SWISS = {
   rosen: {
@@ -49,10 +57,12 @@ const SWISS = {
     body: '<g stroke="#1a1a1a" stroke-width="3"><path d="M12 8H88V48C88 74 68 90 50 97C32 90 12 74 12 48Z" fill="#f4c430"/>' +
       '<path d="M12 8H88V34H12Z" fill="#1a1a1a"/><path d="M12 48H88" /><path d="M50 34V97" stroke="#c8102e" stroke-width="8"/></g>',
   },
+  // Eicheln: a brown nut under a green cap, and green indices, so that it cannot be
+  // taken for the yellow Schellen on a phone (issue 15 point 10).
   eicheln: {
-    color: '#6b4423',
-    body: '<g stroke="#3b2410" stroke-width="2.5"><path d="M50 2V16" stroke-width="5"/><path d="M22 64C22 40 34 30 50 30C66 30 78 40 78 64C78 84 64 97 50 97C36 97 22 84 22 64Z" fill="#e0a526"/>' +
-      '<path d="M18 42C18 24 32 14 50 14C68 14 82 24 82 42C70 48 30 48 18 42Z" fill="#7a5230"/><path d="M28 24L40 44M42 17L52 45M58 16L64 45M72 22L74 44" stroke="#4a2e14" stroke-width="2"/></g>',
+    color: '#1b6b2a',
+    body: '<g stroke="#2a1808" stroke-width="2.5"><path d="M50 2V16" stroke-width="5"/><path d="M22 64C22 40 34 30 50 30C66 30 78 40 78 64C78 84 64 97 50 97C36 97 22 84 22 64Z" fill="#8b5a2b"/>' +
+      '<path d="M18 42C18 24 32 14 50 14C68 14 82 24 82 42C70 48 30 48 18 42Z" fill="#2e7d32"/><path d="M28 24L40 44M42 17L52 45M58 16L64 45M72 22L74 44" stroke="#154a1c" stroke-width="2"/></g>',
   },
 };
 
@@ -112,11 +122,11 @@ function figure(color, kind, sym) {
     symbol(sym, 124, 124, 26);
 }
 
-function french(suit, rank) {
-  const s = FRENCH[suit];
+function french(suit, rank, { lang = 'en', four = false } = {}) {
+  const s = four ? { ...FRENCH[suit], color: FOUR_COLOUR[suit] } : FRENCH[suit];
   const sym = 's';
   const defs = `<g id="s" fill="${s.color}">${s.body}</g>`;
-  const label = rank === 'T' ? '10' : rank;
+  const label = FRENCH_LABELS[lang][rank] || rank;
   let inner = corners(label, s.color, sym);
   if (rank === 'A') {
     inner += symbol(sym, 100, 150, 110);
@@ -186,8 +196,10 @@ function write(path, text) {
   writeFileSync(path, text);
 }
 
-for (const suit of Object.keys(FRENCH)) {
-  for (const rank of RANKS) write(join(root, 'french', `${suit}${rank}.svg`), french(suit, rank));
+for (const [dir, opts] of [['french', {}], ['french-de', { lang: 'de' }], ['french4', { four: true }], ['french4-de', { lang: 'de', four: true }]]) {
+  for (const suit of Object.keys(FRENCH)) {
+    for (const rank of RANKS) write(join(root, dir, `${suit}${rank}.svg`), french(suit, rank, opts));
+  }
 }
 for (const name of Object.keys(SWISS)) {
   for (const rank of RANKS) write(join(root, 'swiss', `${name}${rank}.svg`), swiss(name, rank));
@@ -195,6 +207,9 @@ for (const name of Object.keys(SWISS)) {
 write(join(root, 'back.svg'), back());
 // Suit symbols alone (contract buttons and labels).
 const icon = (defs) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">${defs}</svg>\n`;
-for (const [suit, s] of Object.entries(FRENCH)) write(join(root, 'suits', `${suit}.svg`), icon(`<g fill="${s.color}">${s.body}</g>`));
+for (const [suit, s] of Object.entries(FRENCH)) {
+  write(join(root, 'suits', `${suit}.svg`), icon(`<g fill="${s.color}">${s.body}</g>`));
+  write(join(root, 'suits', `${suit}4.svg`), icon(`<g fill="${FOUR_COLOUR[suit]}">${s.body}</g>`));
+}
 for (const [name, s] of Object.entries(SWISS)) write(join(root, 'suits', `${name}.svg`), icon(s.body));
 console.log(`cards written to ${root}`);

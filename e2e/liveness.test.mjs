@@ -123,22 +123,24 @@ test('an offline page is shown away, comes back by itself and keeps its tap', { 
   t.diagnostic(`offline page shown away after ${away} ms`);
   await ben.page.waitForSelector(tid('conn-banner'));
 
-  // He taps a card while offline: it is kept, and he is told so.
+  // While offline his table is stale: shown dimmed and not clickable, his own dot not
+  // green (issue 15 point 9; before, a tap was taken and kept for the next connection).
   const card = ss[1].view.game.allowed.cards[0];
-  await ben.page.click(tid(`card-${card}`), { position: { x: 12, y: 30 } });
-  await ben.page.waitForSelector(tid('notice'));
-  assert.match(await ben.page.textContent(tid('notice')), /sent as soon as the connection is back/);
+  assert.equal(await ben.page.getAttribute('.screen.game', 'inert'), '', 'the stale table is inert');
+  assert.match(await ben.page.getAttribute(tid('dot-1'), 'class'), /\boff\b/);
   await ben.page.screenshot({ path: `${ARTIFACTS}offline-tap-desktop.png` });
   await anna.page.screenshot({ path: `${ARTIFACTS}away-desktop.png` });
 
-  // Back online: he reconnects by himself and the card is taken.
+  // Back online: he reconnects by himself and plays the card.
   await ben.ctx.setOffline(false);
-  await ben.page.waitForFunction((c) => window.__jass.status === 'open' && !window.__jass.view.game.hand.includes(c), card, { timeout: 15_000 });
+  await ben.page.waitForFunction(() => window.__jass.status === 'open', null, { timeout: 15_000 });
   await anna.page.waitForSelector(tid('offline-1'), { state: 'detached', timeout: 15_000 });
   await ben.page.waitForSelector(tid('conn-banner'), { state: 'detached' });
+  await ben.page.click(tid(`card-${card}`), { position: { x: 12, y: 30 } });
+  await ben.page.waitForFunction((c) => !window.__jass.view.game.hand.includes(c), card, { timeout: 15_000 });
   ss = await settle(players);
   assert.ok(ss[0].view.game.trick.cards.some((c) => c.card === card) || ss[0].view.game.last_trick?.cards.some((c) => c.card === card),
-    'the tap made while offline was played');
+    'the card was played once back');
   assert.equal(await ben.page.$(tid('notice')), null, 'no refusal shown');
 
   // --- His socket silently stops delivering (open, but nothing comes through either

@@ -2,8 +2,8 @@
 // state and click handling. Rendering is in view.js, the socket in net.js.
 import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
-import { h, renderApp, topBar, shareBox, field, optionsFields, readOptions, OPTION_DEFAULTS, clockText } from './view.js';
-import { displayStyle } from './cards.js';
+import { h, renderApp, topBar, shareBox, field, optionsFields, targetField, readOptions, OPTION_DEFAULTS, clockText } from './view.js';
+import { displayStyle, STYLES } from './cards.js';
 
 const root = document.getElementById('app');
 setLang(getLang());
@@ -37,18 +37,21 @@ const app = {
     clockEnds: null, // local ms when the seat to act runs out (view.clock)
     manageOpen: false, // the host's seat controls during a game
     otherDevice: null, // {url}: the "continue on another device" panel
+    history: [], // this game's rounds as their `last_round` arrived (issue 15 point 12)
   },
   stylePref: localStorage.getItem('jass:cards'),
+  sound: localStorage.getItem('jass:sound') === 'on', // off unless switched on (issue 15 point 9)
   pauseTimer: null,
   noticeTimer: null,
   page: null, // 'start' | 'join' | 'table' | 'message'
 };
+app.cues = { turns: 0, vibrations: 0, beeps: 0 };
 // For the browser tests and for debugging: the latest state this page received.
 window.__jass = app;
 
 function env() {
   const deck = app.view?.options?.deck || 'french';
-  return { style: displayStyle(app.stylePref, deck), deck, status: app.status };
+  return { style: displayStyle(app.stylePref, deck), deck, status: app.status, sound: app.sound };
 }
 
 function stored(table) {
@@ -82,6 +85,18 @@ function clearNotice(text) {
 // ---------------------------------------------------------------- rendering
 
 function render() {
+  // Keyboard play survives the re-render every state causes: the focused control is
+  // found again by its test id (issue 15 point 14).
+  const focused = root.contains(document.activeElement) ? document.activeElement?.dataset?.testid : null;
+  renderPage();
+  document.title = app.page === 'table' && myTurn(app.view) ? `● ${t('yourTurn')} · ${t('title')}` : t('title');
+  if (focused) {
+    const el = root.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
+    if (el && !el.disabled && !el.closest('[inert]')) el.focus({ preventScroll: true });
+  }
+}
+
+function renderPage() {
   if (app.page === 'table') {
     if (!app.view) {
       root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()),
@@ -114,16 +129,19 @@ function renderStart() {
     field(t('yourName'), h('input', { name: 'name', maxlength: 24, required: true, value: form.name, testid: 'name-input', autocomplete: 'nickname' })),
     field(t('preset'), h('select', { name: 'preset', testid: 'preset-select' },
       Object.keys(PRESETS).map((k) => h('option', { value: k, selected: k === form.preset }, t(`preset_${k}`))))),
-    h('details', { class: 'opts', open: true },
-      h('summary', {}, t('options')),
-      optionsFields({ ...OPTION_DEFAULTS, ...p })),
+    // The preset and the target first, both buttons next, the other options folded
+    // (issue 15 point 7).
+    targetField({ target: form.target ?? p.target }),
     h('button', { class: 'primary big', type: 'submit', testid: 'create-table' }, t('createTable')),
     h('div', { class: 'computers-start' },
       h('button', { class: 'big computers-btn', type: 'button', testid: 'play-computers' }, t('playComputers')),
       h('p', { class: 'muted small' }, t('playComputersNote'))),
-    h('p', { class: 'error', testid: 'form-error' }));
+    h('p', { class: 'error', testid: 'form-error' }),
+    h('details', { class: 'opts', testid: 'more-options', open: !!form.open },
+      h('summary', { testid: 'more-options-toggle' }, t('moreOptions')),
+      optionsFields({ ...OPTION_DEFAULTS, ...p }, { target: false })));
   f.preset.addEventListener('change', () => {
-    app.startForm = { name: f.name.value, preset: f.preset.value };
+    app.startForm = { name: f.name.value, preset: f.preset.value, open: f.querySelector('details').open };
     renderStart();
   });
   const create = async (computers) => {
@@ -309,6 +327,70 @@ function seatChanges(prev, next) {
   return null;
 }
 
+// ---------------------------------------------------------------- history and cues
+
+/**
+ * Keeps each round's `last_round` as it arrives, per table and game, in localStorage
+ * too, so that a reload on this device still lists the rounds before the last
+ * (issue 15 point 12). The view itself carries only the last round.
+ */
+function keepHistory(view) {
+  const g = view.game;
+  const key = `jass:hist:${view.table}`;
+  let h0 = app.ui.historyKey === `${view.table}:${view.games}` ? app.ui.history : null;
+  if (!h0) {
+    h0 = [];
+    try {
+      const saved = JSON.parse(localStorage.getItem(key) || 'null');
+      if (saved && saved.games === view.games && Array.isArray(saved.rounds)) h0 = saved.rounds;
+    } catch { /* a bad entry is dropped */ }
+    app.ui.historyKey = `${view.table}:${view.games}`;
+  }
+  const lr = g?.last_round;
+  if (lr && !h0.some((r) => r.round === lr.round && r.complete === lr.complete)) {
+    const { seed: _seed, ...row } = lr;
+    h0 = [...h0.filter((r) => r.round !== lr.round), row].sort((a, b) => a.round - b.round);
+    try { localStorage.setItem(key, JSON.stringify({ games: view.games, rounds: h0 })); } catch { /* full */ }
+  }
+  app.ui.history = h0;
+}
+
+/** This page must decide now: the view's own to_act and allowed say so. */
+function myTurn(view) {
+  const g = view?.game;
+  if (!g || g.seat == null || g.phase === 'over' || g.to_act !== g.seat) return false;
+  return g.allowed.cards.length > 0 || g.allowed.choose || g.allowed.schiebe;
+}
+
+let audio = null;
+/** A short beep, only when the player switched sound on (issue 15 point 9). */
+function beep() {
+  try {
+    audio ||= new (window.AudioContext || window.webkitAudioContext)();
+    const o = audio.createOscillator();
+    const gain = audio.createGain();
+    const at = audio.currentTime;
+    o.frequency.value = 880;
+    gain.gain.setValueAtTime(0.08, at);
+    gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.18);
+    o.connect(gain).connect(audio.destination);
+    o.start(at);
+    o.stop(at + 0.2);
+    app.cues.beeps += 1;
+  } catch { /* no audio here */ }
+}
+
+/** When it becomes this page's turn: a vibration on phones where allowed, the beep. */
+function turnCues(prev, next) {
+  if (!myTurn(next) || myTurn(prev)) return;
+  app.cues.turns += 1;
+  // Browsers allow vibrate only after the page was touched; a desktop has none.
+  if (navigator.vibrate && matchMedia('(pointer: coarse)').matches && navigator.userActivation?.hasBeenActive) {
+    try { if (navigator.vibrate(80)) app.cues.vibrations += 1; } catch { /* not allowed */ }
+  }
+  if (app.sound) beep();
+}
+
 function onState(msg) {
   const prev = app.view;
   app.view = msg.view;
@@ -318,6 +400,8 @@ function onState(msg) {
   // The countdown runs from the moment the state arrived, on the server's numbers.
   const c = msg.view.clock;
   ui.clockEnds = c ? Date.now() + (c.deadline - c.now) : null;
+  keepHistory(msg.view);
+  turnCues(prev, msg.view);
   const changed = seatChanges(prev, msg.view);
   if (changed) notice(changed, 8000, 'info', false);
   if (g) {
@@ -446,8 +530,15 @@ root.addEventListener('click', (ev) => {
       setLang(getLang() === 'de' ? 'en' : 'de');
       render();
       break;
+    case 'toggle-sound':
+      app.sound = !app.sound;
+      localStorage.setItem('jass:sound', app.sound ? 'on' : 'off');
+      if (app.sound) beep();
+      render();
+      break;
     case 'toggle-style': {
-      const next = env().style === 'swiss' ? 'french' : 'swiss';
+      const cur = STYLES.indexOf(env().style);
+      const next = STYLES[(cur + 1) % STYLES.length];
       app.stylePref = next;
       localStorage.setItem('jass:cards', next);
       render();
@@ -572,6 +663,43 @@ root.addEventListener('click', (ev) => {
       break;
     default:
       break;
+  }
+});
+
+// ---------------------------------------------------------------- keyboard
+
+/**
+ * Play without a mouse (issue 15 point 14): arrows move between the legal cards (Enter
+ * or Space plays the focused one, as buttons do), 1–6 choose a contract, S pushes,
+ * B opens "bedanke". Only what the view allows is on screen to be pressed.
+ */
+document.addEventListener('keydown', (ev) => {
+  if (app.page !== 'table' || !app.view?.game || app.status !== 'open') return;
+  if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.target.closest?.('input, select, textarea')) return;
+  if (root.querySelector('.modal')) return;
+  const k = ev.key;
+  if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(k)) {
+    const cards = [...root.querySelectorAll('[data-testid=hand] button.card:not([disabled])')];
+    if (!cards.length) return;
+    const i = cards.indexOf(document.activeElement);
+    const back = k === 'ArrowLeft' || k === 'ArrowUp';
+    let n;
+    if (k === 'Home') n = 0;
+    else if (k === 'End') n = cards.length - 1;
+    else if (i < 0) n = back ? cards.length - 1 : 0;
+    else n = (i + (back ? -1 : 1) + cards.length) % cards.length;
+    cards[n].focus();
+    ev.preventDefault();
+    return;
+  }
+  const key = k.toLowerCase();
+  let target = null;
+  if (/^[1-6]$/.test(k)) target = root.querySelector(`[data-testid=contract-dialog] [aria-keyshortcuts="${k}"]`);
+  else if (key === 's') target = root.querySelector('[data-testid=schiebe]');
+  else if (key === 'b') target = root.querySelector('[data-testid=bedanke-btn]');
+  if (target && !target.disabled) {
+    ev.preventDefault();
+    target.click();
   }
 });
 

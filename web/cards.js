@@ -33,9 +33,12 @@ const RANK_NAMES = {
   },
 };
 
-/** The display deck: the player's choice ('french'/'swiss') or the table's. */
+/** The display styles a player may pick, in the order the deck button steps through. */
+export const STYLES = ['french', 'swiss', 'french4'];
+
+/** The display deck: the player's choice ('french'/'french4'/'swiss') or the table's. */
 export function displayStyle(pref, tableDeck) {
-  if (pref === 'french' || pref === 'swiss') return pref;
+  if (STYLES.includes(pref)) return pref;
   return tableDeck && tableDeck.startsWith('swiss') ? 'swiss' : 'french';
 }
 
@@ -43,17 +46,22 @@ function swissMapping(tableDeck) {
   return SWISS_MAP[tableDeck] || SWISS_MAP.swiss_swisslos;
 }
 
-export function cardUrl(card, style, tableDeck) {
+/**
+ * A card's image. French cards carry German indices (B D K) in German and the
+ * four-colour deck's colours with 'french4' (issue 15 points 8 and 10).
+ */
+export function cardUrl(card, style, tableDeck, lang = 'en') {
   const suit = card[0];
   const rank = card[1];
   if (style === 'swiss') return `/cards/swiss/${swissMapping(tableDeck)[suit]}${rank}.svg`;
-  return `/cards/french/${suit}${rank}.svg`;
+  const dir = `${style === 'french4' ? 'french4' : 'french'}${lang === 'de' ? '-de' : ''}`;
+  return `/cards/${dir}/${suit}${rank}.svg`;
 }
 
 /** The suit's symbol alone. */
 export function suitUrl(suit, style, tableDeck) {
   if (style === 'swiss') return `/cards/suits/${swissMapping(tableDeck)[suit]}.svg`;
-  return `/cards/suits/${suit}.svg`;
+  return `/cards/suits/${suit}${style === 'french4' ? '4' : ''}.svg`;
 }
 
 export function suitName(suit, style, tableDeck, lang) {

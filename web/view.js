@@ -48,7 +48,7 @@ function shortTeam(view, team) {
 export function cardImg(card, env, extra = {}) {
   return h('img', {
     class: 'card-img',
-    src: cardUrl(card, env.style, env.deck),
+    src: cardUrl(card, env.style, env.deck, getLang()),
     alt: cardName(card, env.style, env.deck, getLang()),
     draggable: 'false',
     ...extra,
@@ -81,6 +81,19 @@ function eyeIcon() {
   return svg;
 }
 
+/** A speaker, with sound waves when on and a cross when off (no emoji font needed). */
+function speakerIcon(on) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'speaker');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.innerHTML = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>' + (on
+    ? '<path d="M15 9a4 4 0 0 1 0 6M17.5 6.5a7.5 7.5 0 0 1 0 11" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'
+    : '<path d="M15 9l6 6M21 9l-6 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>');
+  return svg;
+}
+
 function topBar(view, env) {
   const g = view?.game;
   const info = [];
@@ -98,8 +111,11 @@ function topBar(view, env) {
     h('div', { class: 'info' }, info),
     h('div', { class: 'tools' },
       view ? h('span', { class: 'spectators', testid: 'spectators', title: t('spectators', { n: view.spectators }) }, eyeIcon(), String(view.spectators)) : null,
-      h('button', { class: 'tool', action: 'toggle-style', testid: 'toggle-deck', title: t('cardsStyle') },
-        t(env.style === 'swiss' ? 'cards_french' : 'cards_swiss')),
+      // Labelled with the deck in use (issue 15 point 8); a click steps to the next one.
+      h('button', { class: 'tool deck-tool', action: 'toggle-style', testid: 'toggle-deck', 'data-style': env.style, title: t('cardsStyleTitle'), 'aria-label': `${t('cardsStyle')}: ${t(`cards_${env.style}`)}` },
+        h('span', { class: 'tool-label' }, t('cardsStyle')), h('span', { class: 'tool-value', testid: 'deck-current' }, t(`cards_${env.style}`))),
+      h('button', { class: 'tool sound-tool', action: 'toggle-sound', testid: 'toggle-sound', 'aria-pressed': env.sound ? 'true' : 'false', title: t(env.sound ? 'soundOn' : 'soundOff'), 'aria-label': t(env.sound ? 'soundOn' : 'soundOff') },
+        speakerIcon(env.sound)),
       h('button', { class: 'tool', action: 'toggle-lang', testid: 'toggle-lang' }, t('language'))));
 }
 
@@ -166,7 +182,8 @@ function seatBox(view, s, env, extra, ui = {}) {
   }
   return h('div', { class: classes.join(' '), testid: `seat-${pos}`, 'data-seat': s },
     h('div', { class: 'seat-head' },
-      h('span', { class: `dot ${seat.connected || seat.computer ? 'on' : 'off'}`, title: away ? t('offline') : '' }),
+      // Your own dot is green only while this page's connection is open (issue 15 point 9).
+      h('span', { class: `dot ${(seat.connected || seat.computer) && !(s === view.you && env.status && env.status !== 'open') ? 'on' : 'off'}`, testid: `dot-${s}`, title: away ? t('offline') : '' }),
       h('span', { class: 'seat-name', testid: `seat-name-${s}` }, seat.name || t('free')),
       s === view.you ? h('span', { class: 'you' }, `(${t('you')})`) : null),
     badges.length ? h('div', { class: 'badges' }, badges) : null,
@@ -248,11 +265,14 @@ function roundSummary(view, lr, env, closable) {
     h('th', {}, label),
     h('td', { testid: testid ? `${testid}-0` : null }, String(lr[key][0])),
     h('td', { testid: testid ? `${testid}-1` : null }, String(lr[key][1])));
-  return h('div', { class: 'panel summary', testid: 'round-summary' },
+  // A round cut short by bedanke says so (issue 15 point 8).
+  const stopped = lr.complete === false;
+  return h('div', { class: `panel summary${stopped ? ' stopped' : ''}`, testid: 'round-summary' },
     h('div', { class: 'panel-head' },
       h('strong', {}, t('roundSummary', { n: lr.round + 1 })),
       lr.contract ? h('span', {}, ` · ${contractLabel(lr.contract, env)} ×${lr.multiplier}`) : null,
       closable ? h('button', { class: 'x', action: 'close-summary', testid: 'close-summary', 'aria-label': t('close') }, '×') : null),
+    stopped ? h('p', { class: 'round-stopped', testid: 'round-stopped' }, t('roundStopped')) : null,
     h('table', { class: 'sum-table' },
       h('thead', {}, h('tr', {}, h('th', {}), h('th', {}, shortTeam(view, 0)), h('th', {}, shortTeam(view, 1)))),
       h('tbody', {},
@@ -260,7 +280,8 @@ function roundSummary(view, lr, env, closable) {
         row(t('weis'), 'weis'),
         row(t('stoeck'), 'stoeck'),
         row(t('matchBonus'), 'match_bonus'),
-        h('tr', {}, h('th', {}, t('multiplier')), h('td', { colspan: 2 }, `×${lr.multiplier}`)),
+        // The multiplier applies to both teams: shown under both (issue 15 point 8).
+        h('tr', {}, h('th', {}, t('multiplier')), h('td', { testid: 'sum-mult-0' }, `×${lr.multiplier}`), h('td', { testid: 'sum-mult-1' }, `×${lr.multiplier}`)),
         row(t('roundTotal'), 'total', 'sum-total'),
         row(t('runningTotal'), 'running_total', 'sum-running'))));
 }
@@ -282,14 +303,17 @@ function contractDialog(view, env) {
   const a = g.allowed;
   if (!a.choose && !a.schiebe) return null;
   const note = g.pushed_back ? t('pushedBackToYou') : g.pushed ? t('pushedToYou') : null;
-  const buttons = CONTRACTS.map((c) => h('button', {
-    class: `contract-btn c-${c}`, action: 'choose', 'data-contract': c, testid: `contract-${c}`, disabled: !a.choose,
-  }, contractIcon(c, env), h('span', { class: 'c-name' }, contractLabel(c, env)), h('span', { class: 'mult' }, `×${view.options.multipliers[c]}`)));
+  // Keys 1–6 choose, S pushes (issue 15 point 14); the hints hide on touch screens.
+  const buttons = CONTRACTS.map((c, i) => h('button', {
+    class: `contract-btn c-${c}`, action: 'choose', 'data-contract': c, testid: `contract-${c}`, disabled: !a.choose, 'aria-keyshortcuts': String(i + 1),
+  }, contractIcon(c, env), h('span', { class: 'c-name' }, contractLabel(c, env)), h('span', { class: 'mult' }, `×${view.options.multipliers[c]}`),
+  h('kbd', { class: 'key-hint', 'aria-hidden': 'true' }, String(i + 1))));
   return h('div', { class: 'sheet contract-dialog', testid: 'contract-dialog' },
     h('strong', {}, t('chooseContract')),
     note ? h('p', { class: 'note' }, note) : null,
     h('div', { class: 'contracts' }, buttons),
-    a.schiebe ? h('button', { class: 'schiebe-btn', action: 'schiebe', testid: 'schiebe' }, g.pushed ? t('schiebenBack') : t('schieben')) : null);
+    a.schiebe ? h('button', { class: 'schiebe-btn', action: 'schiebe', testid: 'schiebe', 'aria-keyshortcuts': 'S' }, g.pushed ? t('schiebenBack') : t('schieben'),
+      h('kbd', { class: 'key-hint', 'aria-hidden': 'true' }, 'S')) : null);
 }
 
 function weisChooser(view, env, ui) {
@@ -337,20 +361,64 @@ function gameOver(view, env) {
       h('div', { class: 'row' },
         view.you != null ? h('button', { class: 'primary', action: 'rematch', testid: 'rematch', disabled: voted }, t('rematch')) : null,
         h('a', { class: 'button', href: `/api/tables/${encodeURIComponent(view.table)}/record`, download: `jass-${view.table}.json`, testid: 'record-link' }, t('record'))),
-      h('p', { class: 'muted', testid: 'rematch-votes' }, t('rematchVotes', { n: votes }))));
+      h('p', { class: 'muted', testid: 'rematch-votes' }, t('rematchVotes', { n: votes })),
+      // Who voted, not only how many (issue 15 point 9).
+      h('ul', { class: 'rematch-voters', testid: 'rematch-voters' }, view.seats.map((seat, s) => h('li', {
+        class: view.rematch[s] ? 'voted' : 'pending', testid: `rematch-voter-${s}`, 'data-voted': view.rematch[s] ? 'true' : 'false',
+      }, h('span', { class: 'mark', 'aria-hidden': 'true' }, view.rematch[s] ? '✓' : '…'), ' ', seatName(view, s),
+        h('span', { class: 'sr-only' }, ` ${view.rematch[s] ? t('votedYes') : t('votedNotYet')}`))))));
 }
 
-function scoreBoard(view) {
+/** Whether a team's total shown in the view is at the target (issue 15 point 9). */
+function atTarget(view, team) {
+  const g = view.game;
+  return !!g && g.totals[team] >= view.options.target;
+}
+
+function scoreBoard(view, env, ui) {
   const g = view.game;
   const totals = g ? g.totals : [0, 0];
   const target = view.options.target;
   return h('aside', { class: 'score', testid: 'score' },
-    [0, 1].map((tm) => h('div', { class: `team-score${view.you != null && view.you % 2 === tm ? ' mine' : ''}` },
+    [0, 1].map((tm) => h('div', { class: `team-score${view.you != null && view.you % 2 === tm ? ' mine' : ''}${atTarget(view, tm) ? ' reached' : ''}` },
       h('div', { class: 'team-head' },
         h('span', { class: 'team-name' }, teamLabel(view, tm)),
+        atTarget(view, tm) ? h('span', { class: 'reached-mark', testid: `reached-${tm}`, title: t('targetReachedShort') }, '✓') : null,
         h('span', { class: 'total', testid: `total-${tm}` }, String(totals[tm]))),
       jasstafel(totals[tm], teamLabel(view, tm), `jasstafel-${tm}`))),
-    h('div', { class: 'target muted' }, `${t('target')}: ${target}`));
+    h('div', { class: 'target muted' }, `${t('target')}: ${target}`),
+    historyList(view, env, ui.history));
+}
+
+/**
+ * The rounds so far, one row each (issue 15 point 12): the view carries only the
+ * last round, so the page keeps each `last_round` as it arrives; rounds it never saw
+ * (another device, a cleared storage) are said to be missing, not invented.
+ */
+function historyList(view, env, history) {
+  const g = view.game;
+  if (!g) return null;
+  const rows = (history || []).filter((r) => r.round < g.rounds_played || g.phase === 'over');
+  const missing = Math.max(0, g.rounds_played - rows.length);
+  const cell = (text, testid, cls) => h('td', { testid, class: cls }, String(text));
+  return h('section', { class: 'history', testid: 'history' },
+    h('h3', {}, t('history')),
+    rows.length ? h('table', { class: 'hist-table' },
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, t('contract')),
+        h('th', { scope: 'col' }, shortTeam(view, 0)), h('th', { scope: 'col' }, shortTeam(view, 1)),
+        h('th', { scope: 'col', class: 'run' }, `Σ ${shortTeam(view, 0)}`), h('th', { scope: 'col', class: 'run' }, `Σ ${shortTeam(view, 1)}`))),
+      h('tbody', {}, rows.map((r) => h('tr', { testid: `hist-row-${r.round}`, class: r.complete === false ? 'stopped' : null },
+        h('td', {}, String(r.round + 1)),
+        h('td', { class: 'hist-contract' },
+          r.contract ? [contractIcon(r.contract, env), ` ×${r.multiplier}`] : '—',
+          h('small', { class: 'hist-chooser', testid: `hist-chooser-${r.round}` },
+            r.chosen_by != null ? seatName(view, r.chosen_by) : '', r.pushed ? ` · ${t('pushedNote')}` : '',
+            r.complete === false ? ` · ${t('stoppedShort')}` : '')),
+        cell(r.total[0], `hist-total-${r.round}-0`), cell(r.total[1], `hist-total-${r.round}-1`),
+        cell(r.running_total[0], `hist-running-${r.round}-0`, 'run'), cell(r.running_total[1], `hist-running-${r.round}-1`, 'run'))))) : null,
+    missing ? h('p', { class: 'muted small', testid: 'history-missing' }, t('historyMissing', { n: missing })) : null,
+    !rows.length && !missing ? h('p', { class: 'muted small' }, t('historyEmpty')) : null);
 }
 
 // ---------------------------------------------------------------- screens
@@ -378,7 +446,8 @@ export function renderGame(view, env, ui) {
   const actions = h('div', { class: 'actions' },
     g.last_trick ? h('button', { action: 'show-last-trick', testid: 'last-trick-btn' }, t('lastTrick')) : null,
     a.stoeck && !view.options.auto_stoeck ? h('button', { class: 'stoeck-btn', action: 'stoeck', testid: 'stoeck-btn' }, t('announceStoeck')) : null,
-    a.bedanke ? h('button', { class: 'bedanke-btn', action: 'bedanke', testid: 'bedanke-btn' }, t('bedanke')) : null,
+    // Large only once your team is at the target; before, a small button (issue 15 point 9).
+    a.bedanke ? h('button', { class: `bedanke-btn${me != null && atTarget(view, me % 2) ? ' prominent' : ' quiet'}`, action: 'bedanke', testid: 'bedanke-btn', 'aria-keyshortcuts': 'B' }, t('bedanke')) : null,
     me != null && me === view.host ? h('button', { class: 'small-btn', action: 'manage-seats', testid: 'manage-seats' }, t('manageSeats')) : null,
     me != null ? h('button', { class: 'small-btn', action: 'other-device', testid: 'other-device-btn' }, t('otherDevice')) : null);
 
@@ -391,13 +460,18 @@ export function renderGame(view, env, ui) {
   return h('div', { class: `screen game${g.seat == null ? ' spectator' : ''}` },
     h('div', { class: 'play-col' },
       table,
+      me != null && g.phase !== 'over' && atTarget(view, me % 2)
+        ? h('div', { class: 'target-reached', testid: 'target-reached', role: 'status' },
+          h('strong', {}, t('targetReached', { total: g.totals[me % 2], target: view.options.target })),
+          a.bedanke ? h('span', {}, ` ${t('targetReachedBedanke')}`) : null)
+        : null,
       h('div', { class: 'under-table' }, statusLine(view, ui), weisInfo, actions),
       g.phase === 'choosing' && g.seat != null ? contractDialog(view, env) : null,
       g.phase === 'playing' && g.seat != null ? weisChooser(view, env, ui) : null,
       g.seat != null ? hand
         : me != null ? h('p', { class: 'panel waiting-self', testid: 'waiting-self' }, t('waitingSelf'))
           : h('p', { class: 'muted' }, t('spectating'))),
-    scoreBoard(view),
+    scoreBoard(view, env, ui),
     ui.manageOpen && me != null && me === view.host ? seatManager(view) : null,
     ui.otherDevice ? otherDevicePanel(ui.otherDevice) : null,
     ui.showLastTrick ? lastTrickPanel(view, env) : null,
@@ -513,6 +587,11 @@ export const OPTION_DEFAULTS = {
   first_round: 'seven_of_hearts', end: 'bedanken', push_back: false, small_weis: false, auto_stoeck: false, schneider: false,
 };
 
+/** The target field; the start page shows it outside the folded options (issue 15 point 7). */
+export function targetField(o) {
+  return field(t('target'), h('input', { type: 'number', name: 'target', min: 1, max: 100000, value: o.target, testid: 'opt-target', inputmode: 'numeric' }));
+}
+
 export function field(label, input) {
   return h('label', { class: 'field' }, h('span', {}, label), input);
 }
@@ -527,9 +606,9 @@ function select(name, values, current, labelKey) {
 }
 
 /** The option fields, filled from `o` (the start page's form and the host's lobby editor). */
-export function optionsFields(o) {
+export function optionsFields(o, { target = true } = {}) {
   return [
-    field(t('target'), h('input', { type: 'number', name: 'target', min: 1, max: 100000, value: o.target, testid: 'opt-target' })),
+    target ? targetField(o) : null,
     h('fieldset', { class: 'mults' }, h('legend', {}, t('multipliers')),
       CONTRACTS.map((c) => h('label', { class: 'mult-field' }, h('span', {}, c === 'obenabe' || c === 'undenufe' ? t(c) : ({ hearts: '♥', diamonds: '♦', clubs: '♣', spades: '♠' })[c]),
         h('input', { type: 'number', min: 1, max: 10, name: `mult-${c}`, value: o.multipliers[c], testid: `opt-mult-${c}` })))),
@@ -642,6 +721,13 @@ export function renderLobby(view, env, ui) {
 
 export function renderApp(view, env, ui) {
   const body = view.game ? renderGame(view, env, ui) : renderLobby(view, env, ui);
+  // While the connection is not open the table shown may be stale: dimmed and not
+  // clickable until the next state arrives (issue 15 point 9).
+  if (env.status && env.status !== 'open') {
+    body.setAttribute('inert', '');
+    body.classList.add('stale');
+    body.setAttribute('aria-busy', 'true');
+  }
   return h('div', { class: 'app-root' },
     topBar(view, env),
     connBanner(env.status),
