@@ -37,6 +37,7 @@ const app = {
     clockEnds: null, // local ms when the seat to act runs out (view.clock)
     manageOpen: false, // the host's seat controls during a game
     otherDevice: null, // {url}: the "continue on another device" panel
+    shareQr: null, // the table link shown as a QR code (issue 15 point 13)
   },
   stylePref: localStorage.getItem('jass:cards'),
   pauseTimer: null,
@@ -566,6 +567,18 @@ root.addEventListener('click', (ev) => {
     }
     case 'copy-link':
       copyLink('share-link', 'copy-link');
+      break;
+    case 'share-link':
+      // The native share sheet (issue 15 point 13); a dismissed sheet is no error.
+      navigator.share?.({ title: t('shareTitle'), text: t('shareText'), url: el.dataset.url }).catch(() => {});
+      break;
+    case 'share-qr':
+      ui.shareQr = el.dataset.url;
+      render();
+      break;
+    case 'close-share-qr':
+      ui.shareQr = null;
+      render();
       break;
     case 'reconnect':
       route();
