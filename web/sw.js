@@ -34,8 +34,10 @@ self.addEventListener('fetch', (ev) => {
   if (req.method !== 'GET' || url.origin !== self.location.origin || live(url)) return;
   if (req.mode === 'navigate') {
     // Every page is index.html; offline it is the waiting page instead, which
-    // reloads itself when the server answers again.
-    ev.respondWith(fetch(req).catch(() => caches.match('/offline.html')));
+    // reloads itself when the server answers again. Past the HTTP cache, so an
+    // unreachable server is noticed here and not hidden behind a stored page.
+    ev.respondWith(fetch(req.url, { cache: 'no-store', credentials: 'same-origin' })
+      .catch(() => caches.match('/offline.html')));
     return;
   }
   ev.respondWith(fetch(req).then((res) => {
