@@ -474,7 +474,7 @@ function otherDevicePanel(link) {
       link.url ? [
         h('div', { class: 'qr-box' }, qrSvg(link.url, t('otherDeviceTitle'))),
         h('div', { class: 'row nowrap' },
-          h('input', { id: 'device-link', readonly: true, value: link.url, testid: 'device-link' }),
+          h('input', { id: 'device-link', readonly: true, value: link.url, testid: 'device-link', 'aria-label': t('otherDeviceTitle') }),
           h('button', { action: 'copy-device-link', testid: 'copy-device-link' }, t('copy'))),
         h('p', { class: 'muted small' }, t('otherDeviceNote')),
       ] : h('p', {}, t('noToken'))));
