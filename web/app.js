@@ -38,6 +38,7 @@ const app = {
     manageOpen: false, // the host's seat controls during a game
     otherDevice: null, // {url}: the "continue on another device" panel
     history: [], // this game's rounds as their `last_round` arrived (issue 15 point 12)
+    shareQr: null, // the table link shown as a QR code (issue 15 point 13)
   },
   stylePref: localStorage.getItem('jass:cards'),
   sound: localStorage.getItem('jass:sound') === 'on', // off unless switched on (issue 15 point 9)
@@ -657,6 +658,18 @@ root.addEventListener('click', (ev) => {
     }
     case 'copy-link':
       copyLink('share-link', 'copy-link');
+      break;
+    case 'share-link':
+      // The native share sheet (issue 15 point 13); a dismissed sheet is no error.
+      navigator.share?.({ title: t('shareTitle'), text: t('shareText'), url: el.dataset.url }).catch(() => {});
+      break;
+    case 'share-qr':
+      ui.shareQr = el.dataset.url;
+      render();
+      break;
+    case 'close-share-qr':
+      ui.shareQr = null;
+      render();
       break;
     case 'reconnect':
       route();

@@ -511,7 +511,7 @@ function seatManager(view) {
 }
 
 /** A QR code of `text` as an SVG, drawn from the vendored encoder's modules. */
-export function qrSvg(text) {
+export function qrSvg(text, label = text) {
   const qr = qrcode(0, 'M');
   qr.addData(text);
   qr.make();
@@ -528,6 +528,7 @@ export function qrSvg(text) {
   svg.setAttribute('data-testid', 'qr');
   svg.setAttribute('shape-rendering', 'crispEdges');
   svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
   const bg = document.createElementNS(NS, 'rect');
   bg.setAttribute('width', '100%');
   bg.setAttribute('height', '100%');
@@ -545,9 +546,9 @@ function otherDevicePanel(link) {
       h('div', { class: 'panel-head' }, h('strong', {}, t('otherDeviceTitle')),
         h('button', { class: 'x', action: 'close-other-device', testid: 'close-other-device', 'aria-label': t('close') }, '×')),
       link.url ? [
-        h('div', { class: 'qr-box' }, qrSvg(link.url)),
+        h('div', { class: 'qr-box' }, qrSvg(link.url, t('otherDeviceTitle'))),
         h('div', { class: 'row nowrap' },
-          h('input', { id: 'device-link', readonly: true, value: link.url, testid: 'device-link' }),
+          h('input', { id: 'device-link', readonly: true, value: link.url, testid: 'device-link', 'aria-label': t('otherDeviceTitle') }),
           h('button', { action: 'copy-device-link', testid: 'copy-device-link' }, t('copy'))),
         h('p', { class: 'muted small' }, t('otherDeviceNote')),
       ] : h('p', {}, t('noToken'))));
@@ -572,12 +573,29 @@ function optionsList(opts, env) {
     items.map(([k, v]) => [h('dt', {}, k), h('dd', {}, String(v))]));
 }
 
+/**
+ * The table link with copy, the native share sheet where the browser has one, and a
+ * QR code of it (issue 15 point 13).
+ */
 export function shareBox(link) {
   return h('div', { class: 'share', testid: 'share' },
     h('label', { for: 'share-link' }, t('shareLink')),
-    h('div', { class: 'row' },
+    h('div', { class: 'row share-row' },
       h('input', { id: 'share-link', readonly: true, value: link, testid: 'share-link' }),
-      h('button', { action: 'copy-link', testid: 'copy-link' }, t('copy'))));
+      h('button', { action: 'copy-link', testid: 'copy-link' }, t('copy')),
+      typeof navigator.share === 'function'
+        ? h('button', { action: 'share-link', testid: 'share-btn', 'data-url': link }, t('share')) : null,
+      h('button', { action: 'share-qr', testid: 'share-qr-btn', 'data-url': link }, t('showQr'))));
+}
+
+/** The table link as a QR code, for a phone at the same table to scan. */
+export function shareQrPanel(url) {
+  return h('div', { class: 'modal', testid: 'share-qr' },
+    h('div', { class: 'panel other-device' },
+      h('div', { class: 'panel-head' }, h('strong', {}, t('qrTitle')),
+        h('button', { class: 'x', action: 'close-share-qr', testid: 'close-share-qr', 'aria-label': t('close') }, '×')),
+      h('div', { class: 'qr-box' }, qrSvg(url, t('qrTitle'))),
+      h('p', { class: 'muted small' }, t('qrNote'))));
 }
 
 // ---------------------------------------------------------------- options form
@@ -716,6 +734,7 @@ export function renderLobby(view, env, ui) {
       me == null ? h('p', { class: 'muted' }, t('spectating'))
         : h('div', { class: 'row' }, h('button', { class: 'small-btn', action: 'other-device', testid: 'other-device-btn' }, t('otherDeviceTitle')))),
     ui.otherDevice ? otherDevicePanel(ui.otherDevice) : null,
+    ui.shareQr ? shareQrPanel(ui.shareQr) : null,
     lobbyOptions(view, env, ui, isHost));
 }
 

@@ -30,12 +30,15 @@ export function serverBinary() {
   return bin;
 }
 
-/** `args`: extra server flags, e.g. `['--computer-think-ms', '0']`. */
-export async function startServer(args = []) {
+/**
+ * `args`: extra server flags, e.g. `['--computer-think-ms', '0']`; `port` and `db`
+ * start it again where a stopped one was (a server that went away and came back).
+ */
+export async function startServer(args = [], { port: atPort, db: atDb } = {}) {
   const bin = serverBinary();
-  const port = await freePort();
+  const port = atPort ?? await freePort();
   // A fresh embedded database per run: the real store, nothing left between runs.
-  const db = join(mkdtempSync(join(tmpdir(), 'jass-e2e-')), 'jass.sqlite3');
+  const db = atDb ?? join(mkdtempSync(join(tmpdir(), 'jass-e2e-')), 'jass.sqlite3');
   const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--web-dir', join(REPO, 'web'), '--db', db, ...args], {
     cwd: REPO,
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
@@ -55,6 +58,7 @@ export async function startServer(args = []) {
   return {
     base,
     port,
+    db,
     stop() {
       if (child.exitCode == null) child.kill('SIGTERM');
       return new Promise((resolve) => { if (child.exitCode != null) resolve(); else child.once('exit', resolve); });

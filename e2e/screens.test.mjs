@@ -1,0 +1,149 @@
+// Every screen, on both sizes, in both languages and with both decks (issue 15): the
+// start page, the join page, the lobby and its QR code from the real server, the game's screens
+// (the table mid-trick, the contract dialog, a full trick with Weis, the round
+// summary, game over, the other-device panel) from canned views (preview.mjs) drawn
+// by the same client. axe-core must find no serious or critical violation on any of
+// them; the screenshots go to e2e/artifacts/screen-*.png (listed in README.md).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { startServer } from './lib/server.mjs';
+import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
+import { openPage, press, tid } from './lib/pages.mjs';
+import { axeViolations } from './lib/axe.mjs';
+import { SCENES } from './preview.mjs';
+
+const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
+
+let server;
+let browser;
+let host; // the lobby's table, held by this test's pages at seat 0
+let other; // a table with free seats, for the join page
+
+async function post(path, body) {
+  const r = await fetch(`${server.base}${path}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const b = await r.json();
+  assert.ok(r.ok, JSON.stringify(b));
+  return b;
+}
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  server = await startServer();
+  browser = await launch();
+  host = await post('/api/tables', { name: 'Anna', preset: 'swisslos' });
+  await post(`/api/tables/${host.table}/seats`, { name: 'Ben', seat: 1 });
+  await post(`/api/tables/${host.table}/seats`, { name: 'Dan', seat: 3 });
+  other = await post('/api/tables', { name: 'Carla', preset: 'manual' });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const DECKS = { french: 'french', swiss: 'swiss_swisslos' };
+
+/** A canned view with the table deck of `deck` (the display follows the page's choice). */
+function scene(name, deck, over = {}) {
+  const m = structuredClone(SCENES[name]);
+  m.view.options.deck = DECKS[deck];
+  if (m.view.game) Object.assign(m.view.game, over);
+  return m;
+}
+
+/** The screens in order: each brings the page to it. */
+const SCREENS = {
+  start: async (p) => { await p.page.goto(`${server.base}/`); await p.page.waitForSelector(tid('start-form')); },
+  join: async (p) => { await p.page.goto(`${server.base}/t/${other.table}`); await p.page.waitForSelector(tid('join')); },
+  lobby: async (p) => { await p.page.goto(`${server.base}/t/${host.table}`); await p.page.waitForSelector(tid('lobby')); },
+  'share-qr': async (p) => { await press(p, tid('share-qr-btn')); await p.page.waitForSelector(`${tid('share-qr')} svg.qr`); },
+  game: (p, deck) => render(p, scene('playing', deck)),
+  contract: (p, deck) => render(p, scene('choosing', deck, { round: 0, last_round: null, rounds_played: 0, totals: [0, 0] })),
+  trick: (p, deck) => render(p, scene('trick3', deck)),
+  summary: (p, deck) => render(p, scene('choosing', deck)),
+  over: (p, deck) => render(p, scene('over', deck)),
+  'other-device': async (p, deck) => {
+    await p.page.evaluate(() => { window.__jass.ui.otherDevice = { url: `${location.origin}/t/k3v9q2x7m4p8r6t1w5y0z2b8#seat=example-token` }; });
+    await render(p, scene('playing', deck));
+    await p.page.waitForSelector(tid('other-device'));
+  },
+};
+
+async function render(p, msg) {
+  await p.page.evaluate((m) => window.__jassRender(m), msg);
+  await p.page.waitForSelector(tid('table'));
+  // Let transitions and card images settle before a picture.
+  await p.page.evaluate(() => Promise.all([...document.images].map((i) => (i.complete ? null : new Promise((r) => { i.onload = r; i.onerror = r; })))));
+}
+
+/** A page in `lang` with `deck` cards, holding the lobby's host seat. */
+function pageFor(size, lang, deck, errors) {
+  return openPage(browser, `${lang}-${deck}-${size.width}`, {
+    size,
+    locale: lang === 'de' ? 'de-CH' : 'en-US',
+    errors,
+    init: {
+      fn: ([table, token, l, d]) => {
+        localStorage.setItem(`jass:${table}`, JSON.stringify({ seat: 0, token }));
+        localStorage.setItem('jass:lang', l);
+        localStorage.setItem('jass:cards', d);
+      },
+      arg: [host.table, host.token, lang, deck],
+    },
+  });
+}
+
+const SIZES = { phone: PHONE, desktop: DESKTOP };
+
+// Issue 15 tests: axe-core on the start, lobby and game screens (and the others).
+test('axe-core finds no serious or critical violation on any screen', { timeout: 180_000 }, async () => {
+  const found = [];
+  for (const [sizeName, size] of Object.entries(SIZES)) {
+    for (const lang of ['en', 'de']) {
+      const errors = [];
+      const p = await pageFor(size, lang, 'french', errors);
+      try {
+        for (const [name, go] of Object.entries(SCREENS)) {
+          await go(p, 'french');
+          for (const v of await axeViolations(p.page)) found.push(`${name} ${sizeName} ${lang}: ${v}`);
+        }
+      } finally {
+        await p.ctx.close();
+      }
+      assert.deepEqual(errors, []);
+    }
+  }
+  assert.deepEqual(found, []);
+});
+
+// Issue 15 tests: the screenshot matrix (screen × size × language × deck).
+test('screenshots of every screen on both sizes, in both languages, with both decks', { timeout: 300_000 }, async () => {
+  const taken = [];
+  for (const [sizeName, size] of Object.entries(SIZES)) {
+    for (const lang of ['en', 'de']) {
+      for (const deck of Object.keys(DECKS)) {
+        const errors = [];
+        const p = await pageFor(size, lang, deck, errors);
+        try {
+          for (const [name, go] of Object.entries(SCREENS)) {
+            await go(p, deck);
+            assert.equal(await p.page.evaluate(() => document.documentElement.lang), lang);
+            // Nothing wider than the screen: no sideways scrolling.
+            const w = await p.page.evaluate(() => document.documentElement.scrollWidth);
+            assert.ok(w <= size.width, `${name} ${sizeName} ${lang} ${deck}: page ${w} px wide on a ${size.width} px screen`);
+            const file = `screen-${name}-${sizeName}-${lang}-${deck}.png`;
+            await p.page.screenshot({ path: `${ARTIFACTS}${file}`, fullPage: true });
+            taken.push(file);
+          }
+        } finally {
+          await p.ctx.close();
+        }
+        assert.deepEqual(errors, []);
+      }
+    }
+  }
+  assert.equal(taken.length, Object.keys(SCREENS).length * 2 * 2 * 2);
+});
