@@ -14,9 +14,9 @@ use crate::action::Action;
 use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::deal::{Seed, deal};
-use crate::game::RoundSummary;
 use crate::options::Options;
 use crate::record::{RoundRecord, SeatAction};
+use crate::score::RoundSummary;
 use crate::seat::{Seat, Team};
 
 /// First code of a `choose` (plays take `0..PLAY_END`: card × 4 + Weis × 2 + Stöck).
@@ -237,7 +237,7 @@ impl CompactSummary {
             pushed: f & PUSHED != 0,
             multiplier,
             card_points: self.card_points.map(u32::from),
-            match_bonus: [on(MATCH, crate::game::MATCH_BONUS), on(MATCH << 1, crate::game::MATCH_BONUS)],
+            match_bonus: [on(MATCH, crate::score::MATCH_BONUS), on(MATCH << 1, crate::score::MATCH_BONUS)],
             weis: [0; 2],
             stoeck: [on(STOECK, 20), on(STOECK << 1, 20)],
             total: [0; 2],

@@ -10,7 +10,7 @@ use rand::Rng;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
-use crate::game::{LAST_TRICK_BONUS, MATCH_BONUS};
+use crate::score::{LAST_TRICK_BONUS, MATCH_BONUS};
 use crate::seat::Seat;
 use crate::trick::{TrumpMasks, legal_follow, legal_follow_bits, trick_keys};
 

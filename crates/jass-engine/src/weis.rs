@@ -392,6 +392,26 @@ pub fn stoeck_cards(contract: Contract) -> Option<CardSet> {
     Some(CardSet::single(Card::new(t, Rank::King)).with(Card::new(t, Rank::Queen)))
 }
 
+/// One seat's Weis declaration (R6): points are public at once; the cards only to the
+/// declarer, and to everyone once its team's Weis won the comparison.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeisView {
+    /// Who declared.
+    pub seat: Seat,
+    /// Points of each declared Weis.
+    pub points: ShortList<u32, MAX_WEIS>,
+    /// The Weis's cards, when this viewer may see them.
+    pub cards: Option<WeisList>,
+}
+
+/// No Weis of seat 0: only the filler of a view's unused slots.
+impl Default for WeisView {
+    fn default() -> Self {
+        Self { seat: Seat::ALL[0], points: ShortList::new(), cards: None }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
