@@ -20,7 +20,8 @@
 //! - `record`: [`Record`], the data (R12); `replay`: replay and verification.
 //! - `compact`: the record and round summaries as a game keeps them (one byte an
 //!   action), from which [`Game::record`] and [`Game::history`] are built.
-//! - `playout`: allocation-free random rounds for bots and benchmarks.
+//! - `fast`: the speed work apart from the rules: lookup tables, broadword selects
+//!   and the allocation-free random rounds for bots and benchmarks (`fast::playout`).
 //! - `error`: [`RuleError`] with stable wire codes.
 //!
 //! # Example
@@ -58,7 +59,6 @@ mod error;
 mod fast;
 mod game;
 mod options;
-mod playout;
 mod record;
 mod replay;
 mod round;
@@ -77,9 +77,9 @@ pub use cardset::{CardSet, Iter as CardSetIter};
 pub use contract::{Contract, Tables, card_points, set_points, tables, trumps_below};
 pub use deal::{Commitment, Deal, Seed, deal};
 pub use error::RuleError;
+pub use fast::playout::{Playout, play_random, random_hands, random_round, random_rounds};
 pub use game::Game;
 pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, OptionsError, Preset};
-pub use playout::{Playout, play_random, random_hands, random_round, random_rounds};
 pub use record::{Player, RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};
 pub use round::{CompletedTrick, Phase};
 pub use score::{CountPos, CreditKind, EndReason, GameResult, LAST_TRICK_BONUS, MATCH_BONUS, RoundSummary};

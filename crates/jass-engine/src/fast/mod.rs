@@ -7,6 +7,11 @@
 //! notes on why a form is fast (profiles, instruction counts) are kept here too, so
 //! the rules read without them.
 
+pub(crate) mod keys;
+pub(crate) mod legal;
+pub(crate) mod playout;
+pub(crate) mod select;
+
 use crate::seat::Seat;
 
 /// Cards left in each hand, from the trick number and the trick on the table: nine,
