@@ -285,7 +285,10 @@ impl History {
         let mut before = self.start;
         let mut out = Vec::with_capacity(self.rounds.len());
         for (i, c) in self.rounds.iter().enumerate() {
-            let s = c.expand(i as u32, record.seed(i).unwrap_or(Seed([0; 32])), before, options);
+            // A round is summarized only after it was dealt, and every deal records its seed.
+            let seed = record.seed(i);
+            debug_assert!(seed.is_some(), "summarized round {i} has a recorded seed");
+            let s = c.expand(i as u32, seed.unwrap_or(Seed([0; 32])), before, options);
             before = s.running_total;
             out.push(s);
         }

@@ -188,7 +188,8 @@ pub fn find_weis(hand: CardSet, small_weis: bool) -> Vec<Weis> {
 pub(crate) fn weis_in_hand(hand: CardSet, small_weis: bool) -> WeisList {
     let mut out = WeisList::new();
     each_weis(hand, small_weis, |w| {
-        let _fits = out.try_push(w);
+        let fits = out.try_push(w);
+        debug_assert!(fits.is_ok(), "a hand of nine holds at most MAX_WEIS Weis");
     });
     out
 }
@@ -270,7 +271,10 @@ pub(crate) fn validate_in_hand(
 ) -> Result<WeisList, WeisError> {
     let mut out = WeisList::new();
     each_declared(hand, declared, small_weis, |w| {
-        let _fits = out.try_push(w);
+        // Each accepted Weis is a distinct whole Weis of the hand, and a hand of nine
+        // holds at most MAX_WEIS of them.
+        let fits = out.try_push(w);
+        debug_assert!(fits.is_ok(), "accepted declarations are distinct Weis of one hand: at most MAX_WEIS");
     })?;
     Ok(out)
 }
