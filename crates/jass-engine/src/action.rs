@@ -1,4 +1,6 @@
 //! What a seat can do (the one way into a game) and what happened as a result.
+//!
+//! Actions and events are plain data, shared by the game, its records and the wire.
 
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
@@ -6,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::contract::Contract;
+use crate::score::{GameResult, RoundSummary};
 use crate::seat::{Seat, Team};
 use crate::short_list::ShortList;
 use crate::trick::PlayedCard;
@@ -47,18 +50,6 @@ impl Action {
     pub const fn play(card: Card) -> Self {
         Self::Play { card, weis: Vec::new(), stoeck: false }
     }
-}
-
-/// Where a credit falls in the counting order (R10).
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CreditKind {
-    /// Stöck.
-    Stoeck,
-    /// Weis.
-    Weis,
-    /// Card points of a trick, with the last-trick 5 and the match bonus.
-    Stich,
 }
 
 /// The events of one action, in order, kept inline: a heap list per action was a large
@@ -132,7 +123,7 @@ pub enum Event {
     /// A round ended; its seed is revealed. Boxed: it comes once a round, and inline it
     /// would make every event (and the events of every action, copied out of `apply`)
     /// twice as large.
-    RoundScored(Box<crate::game::RoundSummary>),
+    RoundScored(Box<RoundSummary>),
     /// A seat claimed the win (R10).
     Bedanke {
         /// Who said it.
@@ -141,5 +132,5 @@ pub enum Event {
         right: bool,
     },
     /// The game ended.
-    GameOver(crate::game::GameResult),
+    GameOver(GameResult),
 }

@@ -220,7 +220,9 @@ impl Serialize for Card {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let buf = [self.suit().letter() as u8, self.rank().letter() as u8];
         // Both bytes are ASCII letters or digits, so this is always valid UTF-8.
-        s.serialize_str(std::str::from_utf8(&buf).unwrap_or("??"))
+        let text = std::str::from_utf8(&buf);
+        debug_assert!(text.is_ok(), "card letters are ASCII");
+        s.serialize_str(text.unwrap_or("??"))
     }
 }
 

@@ -14,9 +14,9 @@ use crate::action::Action;
 use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::deal::{Seed, deal};
-use crate::game::RoundSummary;
 use crate::options::Options;
 use crate::record::{RoundRecord, SeatAction};
+use crate::score::RoundSummary;
 use crate::seat::{Seat, Team};
 
 /// First code of a `choose` (plays take `0..PLAY_END`: card × 4 + Weis × 2 + Stöck).
@@ -237,7 +237,7 @@ impl CompactSummary {
             pushed: f & PUSHED != 0,
             multiplier,
             card_points: self.card_points.map(u32::from),
-            match_bonus: [on(MATCH, crate::game::MATCH_BONUS), on(MATCH << 1, crate::game::MATCH_BONUS)],
+            match_bonus: [on(MATCH, crate::score::MATCH_BONUS), on(MATCH << 1, crate::score::MATCH_BONUS)],
             weis: [0; 2],
             stoeck: [on(STOECK, 20), on(STOECK << 1, 20)],
             total: [0; 2],
@@ -285,7 +285,10 @@ impl History {
         let mut before = self.start;
         let mut out = Vec::with_capacity(self.rounds.len());
         for (i, c) in self.rounds.iter().enumerate() {
-            let s = c.expand(i as u32, record.seed(i).unwrap_or(Seed([0; 32])), before, options);
+            // A round is summarized only after it was dealt, and every deal records its seed.
+            let seed = record.seed(i);
+            debug_assert!(seed.is_some(), "summarized round {i} has a recorded seed");
+            let s = c.expand(i as u32, seed.unwrap_or(Seed([0; 32])), before, options);
             before = s.running_total;
             out.push(s);
         }

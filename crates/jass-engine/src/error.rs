@@ -1,11 +1,13 @@
-//! Why an action was refused. Every refusal leaves the game unchanged.
+//! Why an action was refused (every refusal leaves the game unchanged), in words for
+//! people.
 
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::seat::Seat;
 use crate::weis::WeisError;
 
-/// A refused action, with a stable snake_case [`code`](RuleError::code) for the wire.
+/// A refused action. The wire's stable codes are mapped in one place, by the protocol
+/// crate (`ErrorCode::from_rule`), so the engine keeps none of its own.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum RuleError {
     /// The game has ended.
@@ -60,28 +62,6 @@ pub enum RuleError {
 /// "seat 2 is to act" or "nobody is to act": a message for people, not `Some(Seat(2))`.
 fn who_acts(to_act: Option<Seat>) -> String {
     to_act.map_or_else(|| "nobody is to act".to_owned(), |s| format!("seat {s} is to act"))
-}
-
-impl RuleError {
-    /// Stable wire code.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            Self::GameOver => "game_over",
-            Self::NotYourTurn { .. } => "not_your_turn",
-            Self::WrongPhase(_) => "wrong_phase",
-            Self::CannotPush(_) => "cannot_push",
-            Self::CardNotHeld(_) => "card_not_held",
-            Self::IllegalCard { .. } => "illegal_card",
-            Self::WeisTooLate => "weis_too_late",
-            Self::InvalidWeis(_) => "invalid_weis",
-            Self::NoExtras => "not_in_fixed_rounds",
-            Self::StoeckNotHeld => "stoeck_not_held",
-            Self::StoeckAlreadyAnnounced => "stoeck_already_announced",
-            Self::StoeckTooLate => "stoeck_too_late",
-            Self::BedankeNotAllowed => "bedanke_not_allowed",
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,305 +1,26 @@
-//! The game state machine: rounds to the end of the game (R2, R3, R5–R8, R10).
+//! The game: rounds to the end of the game (R2, R3, R5–R8, R10).
 //!
 //! [`Game::apply`] is the one way in. It checks the whole action first and only then
-//! mutates, so a refused action leaves the game exactly as it was.
+//! mutates, so a refused action leaves the game exactly as it was. The checks (which
+//! action is legal now) are here; what an accepted action does to the deal is the
+//! round's (`round.rs`), how it counts is the score's (`score.rs`), and who may see
+//! it is the view's (`view.rs`).
 
-use serde::{Deserialize, Serialize};
-
-use crate::action::{Action, CreditKind, Event, Events};
-use crate::card::{Card, Rank, Suit};
+use crate::action::{Action, Event, Events};
+use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::compact::{Cached, CompactRecord, History};
-use crate::contract::{Contract, tables};
-use crate::deal::{Commitment, Seed, deal};
+use crate::contract::Contract;
+use crate::deal::{Commitment, Seed};
 use crate::error::RuleError;
-use crate::options::{CountingOrder, End, FirstRound, Options, OptionsError};
+use crate::options::{End, Options, OptionsError};
 use crate::record::{RECORD_FORMAT, Record};
+use crate::round::{Phase, Round};
+use crate::score::{CountPos, Credits, EndReason, GameResult, RoundSummary, bedanke_is_right, first_across};
 use crate::seat::{Seat, Team};
-use crate::short_list::ShortList;
-use crate::trick::{PlayedCard, PlayedCards, Trick, legal_cards};
-use crate::view::WeisView;
-use crate::weis::{
-    MAX_WEIS, Weis, WeisKey, WeisList, has_stoeck, stoeck_cards, validate_in_hand, weis_in_hand,
-};
-
-/// Points for the last trick (R4).
-pub const LAST_TRICK_BONUS: u32 = 5;
-/// Points for taking all nine tricks (R4, R8).
-pub const MATCH_BONUS: u32 = 100;
-
-/// Where the game stands.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// The forehand (or the partner after schieben) picks the contract.
-    Choosing,
-    /// Tricks are being played.
-    Playing,
-    /// The game has ended.
-    Over,
-}
-
-/// A point in the game's counting order: round, trick, then the counting order
-/// inside the trick (R10). Comparing two tells which credit came first.
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Serialize, Deserialize)]
-pub struct CountPos {
-    /// 0-based round.
-    pub round: u32,
-    /// 0-based trick.
-    pub trick: u8,
-    /// Place in the counting order (0 first).
-    pub slot: u8,
-}
-
-/// One credit to a team, already multiplied.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-struct Credit {
-    team: Team,
-    points: u32,
-    pos: CountPos,
-}
-
-/// The completed trick, kept for "last trick" displays.
-#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
-pub struct CompletedTrick {
-    /// 0-based trick number.
-    pub trick: u8,
-    /// Cards with seats, in playing order.
-    pub cards: PlayedCards,
-    /// Who took it.
-    pub winner: Seat,
-    /// Card points (with the last-trick 5), before the multiplier.
-    pub points: u32,
-}
-
-/// The last completed trick as a round keeps it: the trick itself, cheap to copy;
-/// views build the [`CompletedTrick`] from it.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub(crate) struct LastTrick {
-    number: u8,
-    trick: Trick,
-    winner: Seat,
-    points: u32,
-}
-
-impl LastTrick {
-    /// The form views carry.
-    pub(crate) fn completed(&self) -> CompletedTrick {
-        CompletedTrick {
-            trick: self.number,
-            cards: self.trick.played_cards(),
-            winner: self.winner,
-            points: self.points,
-        }
-    }
-}
-
-/// The score of one round (R8), before and after the multiplier. Indices are teams.
-/// `Copy`: every view carries the last one, and a plain copy is cheaper than a clone
-/// field by field.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
-pub struct RoundSummary {
-    /// 0-based round number.
-    pub round: u32,
-    /// Dealer.
-    pub dealer: Seat,
-    /// Forehand.
-    pub forehand: Seat,
-    /// The contract, if one was chosen.
-    pub contract: Option<Contract>,
-    /// Who chose it.
-    pub chosen_by: Option<Seat>,
-    /// Whether the forehand pushed.
-    pub pushed: bool,
-    /// The contract's multiplier (1 if none was chosen).
-    pub multiplier: u32,
-    /// Card points taken, with the last-trick 5.
-    pub card_points: [u32; 2],
-    /// Match bonus.
-    pub match_bonus: [u32; 2],
-    /// Weis scored (only the comparison's winner).
-    pub weis: [u32; 2],
-    /// Stöck scored.
-    pub stoeck: [u32; 2],
-    /// (card points + match + Weis + Stöck) × multiplier.
-    pub total: [u32; 2],
-    /// Game totals after this round.
-    pub running_total: [u32; 2],
-    /// False when the game ended by bedanke during the round.
-    pub complete: bool,
-    /// The round's seed, revealed (R12).
-    pub seed: Seed,
-}
-
-/// How the game ended (R10).
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum EndReason {
-    /// A seat said "bedanke".
-    Bedanke {
-        /// Who said it.
-        seat: Seat,
-        /// Whether the claim was right (the claimant's team won).
-        right: bool,
-    },
-    /// `end = automatic`: the round that crossed the target was completed.
-    Automatic,
-    /// `fixed_rounds` were played.
-    FixedRounds,
-}
-
-/// The end of a game.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
-pub struct GameResult {
-    /// The winner; `None` is a draw (only with `fixed_rounds`).
-    pub winner: Option<Team>,
-    /// Why it ended.
-    pub reason: EndReason,
-    /// The loser stayed below half the target and loses double (`schneider`).
-    pub schneider: bool,
-    /// Final totals.
-    pub totals: [u32; 2],
-}
-
-/// One deal: from dealing to the ninth trick.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub(crate) struct Round {
-    pub(crate) number: u32,
-    pub(crate) dealer: Seat,
-    pub(crate) forehand: Seat,
-    pub(crate) seed: Seed,
-    pub(crate) commitment: Commitment,
-    pub(crate) dealt: [CardSet; 4],
-    pub(crate) hands: [CardSet; 4],
-    pub(crate) contract: Option<Contract>,
-    pub(crate) chosen_by: Option<Seat>,
-    pub(crate) pushed: bool,
-    pub(crate) pushed_back: bool,
-    pub(crate) trick: Trick,
-    pub(crate) trick_no: u8,
-    pub(crate) last_trick: Option<LastTrick>,
-    /// Cards played so far this round (0..=36).
-    pub(crate) played: u8,
-    pub(crate) last_played_by: Option<Seat>,
-    pub(crate) card_points: [u32; 2],
-    pub(crate) tricks_won: [u8; 2],
-    pub(crate) declared: [WeisList; 4],
-    /// The points of each declared Weis (public at once, R6).
-    pub(crate) declared_points: [ShortList<u32, MAX_WEIS>; 4],
-    /// The declared Weis as each viewer sees them (seats 0–3, then spectators), kept
-    /// up to date when a Weis is declared or compared. A view copies its list whole
-    /// from memory written long before: a list assembled in the view was read back
-    /// while its pieces were still being stored, and the stalled loads were a large
-    /// part of a view's time.
-    pub(crate) weis_lists: [ShortList<WeisView, 4>; 5],
-    /// After trick 1: the team whose Weis scored, with its points.
-    pub(crate) weis_result: Option<(Option<Team>, u32)>,
-    pub(crate) stoeck_holder: Option<Seat>,
-    pub(crate) stoeck_announced: bool,
-    /// Index (in `played`) of the holder's second Stöck card, once played.
-    pub(crate) stoeck_second_at: Option<u8>,
-    credits: Vec<Credit>,
-    /// Sum of `credits` per team.
-    credited: [u32; 2],
-}
-
-impl Round {
-    /// `credits` is the (emptied) list of the round before, if any: its allocation
-    /// is reused.
-    fn new(
-        number: u32,
-        dealer_choice: Option<Seat>,
-        seed: Seed,
-        first_round: FirstRound,
-        credits: Vec<Credit>,
-    ) -> Self {
-        let d = deal(seed, dealer_choice);
-        let seven = Card::new(Suit::Hearts, Rank::Seven);
-        let forehand = match (dealer_choice, first_round) {
-            (None, FirstRound::SevenOfHearts) => {
-                Seat::ALL.into_iter().find(|s| d.hands[s.index()].contains(seven)).unwrap_or(d.dealer.next())
-            }
-            _ => d.dealer.next(),
-        };
-        Self {
-            number,
-            dealer: d.dealer,
-            forehand,
-            seed,
-            commitment: seed.commitment(),
-            dealt: d.hands,
-            hands: d.hands,
-            contract: None,
-            chosen_by: None,
-            pushed: false,
-            pushed_back: false,
-            trick: Trick::new(forehand),
-            trick_no: 0,
-            last_trick: None,
-            played: 0,
-            last_played_by: None,
-            card_points: [0; 2],
-            tricks_won: [0; 2],
-            declared: Default::default(),
-            declared_points: Default::default(),
-            weis_lists: Default::default(),
-            weis_result: None,
-            stoeck_holder: None,
-            stoeck_announced: false,
-            stoeck_second_at: None,
-            credits,
-            credited: [0; 2],
-        }
-    }
-
-    /// Cards left in each hand: nine, less one per completed trick and one for a card
-    /// in the trick on the table (no popcount needed).
-    pub(crate) fn hand_lens(&self) -> [u8; 4] {
-        // One byte per seat, all at once: a one in each of the first `len` bytes, turned
-        // so that byte i lands on the seat `leader + i`.
-        let in_trick = ((1u64 << (8 * self.trick.len())) - 1) as u32 & 0x0101_0101;
-        let in_trick = in_trick.rotate_left(8 * self.trick.leader().index() as u32);
-        let lens = (u32::from(9 - self.trick_no) * 0x0101_0101 - in_trick).to_le_bytes();
-        debug_assert_eq!(lens, self.hands.map(|h| h.len() as u8));
-        lens
-    }
-
-    /// Rebuilds [`weis_lists`](Self::weis_lists) after a declaration or the Weis
-    /// comparison: a seat sees the cards of its own Weis, everyone those of the team
-    /// that won the comparison (R6).
-    fn refresh_weis_lists(&mut self) {
-        let revealed = self.weis_result.and_then(|(team, _)| team);
-        // The spectators' list first: every declaration with its points, its cards only
-        // where the comparison revealed them. Each seat's list is that one with its own
-        // cards shown as well (built once and copied, not re-assembled per viewer).
-        let mut public = ShortList::<WeisView, 4>::new();
-        let mut own_slot = [None; 4];
-        for s in Seat::ALL {
-            let declared = self.declared[s.index()];
-            if !declared.is_empty() {
-                own_slot[s.index()] = Some(public.len());
-                let visible = revealed == Some(s.team());
-                let points = self.declared_points[s.index()];
-                // At most one entry per seat: four always fit.
-                let _fits = public.try_push(WeisView { seat: s, points, cards: visible.then_some(declared) });
-            }
-        }
-        let [seats @ .., spectators] = &mut self.weis_lists;
-        *spectators = public;
-        for (i, list) in seats.iter_mut().enumerate() {
-            *list = public;
-            if let Some(slot) = own_slot[i]
-                && let Some(own) = list.get_mut(slot)
-            {
-                own.cards = Some(self.declared[i]);
-            }
-        }
-    }
-
-    const fn team_credits(&self, team: Team) -> u32 {
-        self.credited[team.index()]
-    }
-}
+use crate::trick::{Trick, legal_cards};
+use crate::view::{Allowed, SeatView, Table, Viewer, WeisViews, project};
+use crate::weis::{Weis, WeisList, validate_in_hand, weis_in_hand};
 
 /// A whole game: options, the finished rounds' summaries, the round in play and the
 /// record that replays to it.
@@ -317,6 +38,8 @@ impl Round {
 pub struct Game {
     pub(crate) options: Options,
     pub(crate) round: Round,
+    /// Who sees which of the round's Weis, kept with each declaration and comparison.
+    weis_views: WeisViews,
     /// Totals before the current round.
     pub(crate) totals_before: [u32; 2],
     /// Crossing of the target found in finished rounds (R10).
@@ -348,12 +71,13 @@ impl Game {
     /// Options out of range.
     pub fn new(options: Options, seed: Seed) -> Result<Self, OptionsError> {
         options.validate()?;
-        let round = Round::new(0, None, seed, options.first_round, Vec::with_capacity(16));
+        let round = Round::new(0, None, seed, options.first_round, Credits::new());
         let mut log = CompactRecord::default();
         log.deal(seed, round.dealer);
         Ok(Self {
             options,
             round,
+            weis_views: WeisViews::default(),
             totals_before: [0; 2],
             crossed: [None; 2],
             history: History::new([0; 2]),
@@ -522,11 +246,7 @@ impl Game {
     pub fn to_act(&self) -> Option<Seat> {
         match self.phase() {
             Phase::Over => None,
-            Phase::Choosing => Some(if self.round.pushed && !self.round.pushed_back {
-                self.round.forehand.partner()
-            } else {
-                self.round.forehand
-            }),
+            Phase::Choosing => Some(self.round.chooser()),
             Phase::Playing => Some(self.round.trick.next_seat()),
         }
     }
@@ -570,8 +290,7 @@ impl Game {
     }
 
     fn is_first_card(&self, seat: Seat) -> bool {
-        // No card played yet: the hand is still the dealt one.
-        self.phase() == Phase::Playing && self.round.hands[seat.index()] == self.round.dealt[seat.index()]
+        self.phase() == Phase::Playing && self.round.before_first_card(seat)
     }
 
     /// Whether `seat` may announce Stöck now (R7).
@@ -613,49 +332,7 @@ impl Game {
         if self.options.fixed_rounds.is_some() {
             return None;
         }
-        let target = self.options.target;
-        let mut total = self.totals_before[team.index()];
-        if total >= target {
-            return None; // reached before this game's credits were tracked: impossible
-        }
-        if total + self.round.team_credits(team) < target {
-            return None;
-        }
-        let mut mine: Vec<&Credit> = self.round.credits.iter().filter(|c| c.team == team).collect();
-        mine.sort_by_key(|c| c.pos);
-        for c in mine {
-            total += c.points;
-            if total >= target {
-                return Some(c.pos);
-            }
-        }
-        None
-    }
-
-    /// The place of `kind` in the table's counting order, as one lookup (every trick
-    /// credits its points through here).
-    fn slot(&self, kind: CreditKind) -> u8 {
-        use CountingOrder::{StoeckStichWeis, StoeckWeisStich, WeisStoeckStich};
-        use CreditKind::{Stich, Stoeck, Weis};
-        match (self.options.counting_order, kind) {
-            (StoeckWeisStich | StoeckStichWeis, Stoeck) | (WeisStoeckStich, Weis) => 0,
-            (StoeckWeisStich, Weis) | (WeisStoeckStich, Stoeck) | (StoeckStichWeis, Stich) => 1,
-            (StoeckWeisStich | WeisStoeckStich, Stich) | (StoeckStichWeis, Weis) => 2,
-        }
-    }
-
-    fn multiplier(&self) -> u32 {
-        self.round.contract.map_or(1, |k| self.options.multipliers.of(k))
-    }
-
-    fn credit(&mut self, team: Team, raw: u32, kind: CreditKind, trick: u8) {
-        if raw == 0 {
-            return;
-        }
-        let pos = CountPos { round: self.round.number, trick, slot: self.slot(kind) };
-        let points = raw * self.multiplier();
-        self.round.credits.push(Credit { team, points, pos });
-        self.round.credited[team.index()] += points;
+        self.round.credits.crossing(team, self.totals_before[team.index()], self.options.target)
     }
 
     fn stoeck_check(&self, seat: Seat) -> Result<(), RuleError> {
@@ -760,7 +437,32 @@ impl Game {
     fn refusal(&self, seat: Seat, action: &Action) -> RuleError {
         // `check` is pure, so it refuses again; `GameOver` only stands in for the
         // impossible other case.
-        self.check(seat, action).err().unwrap_or(RuleError::GameOver)
+        let refusal = self.check(seat, action).err();
+        debug_assert!(refusal.is_some(), "check is pure: what it refused once it refuses again");
+        refusal.unwrap_or(RuleError::GameOver)
+    }
+
+    /// The view of `viewer`: what it may know of the game, and nothing more (`view.rs`
+    /// decides who sees what).
+    #[must_use]
+    pub fn view(&self, viewer: Viewer) -> SeatView {
+        let table = Table {
+            phase: self.phase(),
+            to_act: self.to_act(),
+            stoeck: self.stoeck_announced_by(),
+            totals: self.totals(),
+            last_round: self.last_round,
+            rounds_played: self.history.len() as u32,
+            result: self.result,
+        };
+        project(viewer, &self.round, &self.weis_views, table, |s| Allowed {
+            schiebe: self.can_schiebe(s),
+            choose: self.phase() == Phase::Choosing && self.to_act() == Some(s),
+            cards: self.legal_cards(s),
+            weis: self.declarable(s),
+            stoeck: self.can_announce_stoeck(s),
+            bedanke: self.can_bedanke(),
+        })
     }
 
     /// Checks `action` for `seat` exactly as [`apply`](Self::apply) would, without
@@ -830,44 +532,20 @@ impl Game {
         self.log.push(seat, &action);
         self.full_record.clear();
         self.full_history.clear();
+        let options = &self.options;
         match (&action, &checked) {
             (Action::Bedanke, _) => self.bedanke(seat, events),
-            (Action::Stoeck, _) => {
-                let trick = match self.round.last_played_by {
-                    Some(s) if s == seat => (self.round.played - 1) / 4,
-                    _ => self.round.trick_no,
-                };
-                self.announce_stoeck(seat, false, trick, events);
-            }
-            (Action::Schiebe, _) => {
-                if self.round.pushed {
-                    self.round.pushed_back = true;
-                } else {
-                    self.round.pushed = true;
-                }
-                events.push(Event::Pushed { seat });
-            }
-            (&Action::Choose { contract }, _) => {
-                self.round.contract = Some(contract);
-                self.round.chosen_by = Some(seat);
-                if self.options.has_extras() {
-                    self.round.stoeck_holder =
-                        Seat::ALL.into_iter().find(|s| has_stoeck(self.round.dealt[s.index()], contract));
-                }
-                events.push(Event::ContractChosen { seat, contract });
-            }
+            (Action::Stoeck, _) => self.round.stoeck(options, seat, events),
+            (Action::Schiebe, _) => self.round.schiebe(seat, events),
+            (&Action::Choose { contract }, _) => self.round.choose(options, seat, contract, events),
             (&Action::Play { card, stoeck, .. }, Checked::Play { weis }) => {
                 self.play(seat, card, weis, stoeck, next_seed, events);
             }
-            (Action::Play { .. }, Checked::Plain) => {}
+            (Action::Play { .. }, Checked::Plain) => {
+                debug_assert!(false, "check answers a play with Checked::Play");
+            }
         }
         Ok(())
-    }
-
-    fn announce_stoeck(&mut self, seat: Seat, auto: bool, trick: u8, events: &mut Events) {
-        self.round.stoeck_announced = true;
-        self.credit(seat.team(), 20, CreditKind::Stoeck, trick);
-        events.push(Event::StoeckAnnounced { seat, auto });
     }
 
     fn play(
@@ -879,149 +557,13 @@ impl Game {
         next_seed: impl FnOnce() -> Seed,
         events: &mut Events,
     ) {
-        let r = &mut self.round;
-        r.hands[seat.index()] = r.hands[seat.index()].without(card);
-        r.trick.push(card);
-        r.played += 1;
-        r.last_played_by = Some(seat);
-        events.push(Event::CardPlayed(PlayedCard { seat, card }));
-        if !weis.is_empty() {
-            let points: ShortList<u32, MAX_WEIS> =
-                weis.iter().map(|w| w.points(self.options.small_weis)).collect();
-            r.declared[seat.index()] = weis.iter().copied().collect();
-            r.declared_points[seat.index()] = points;
-            r.refresh_weis_lists();
-            events.push(Event::WeisDeclared { seat, points });
+        let outcome = self.round.play(&self.options, seat, card, weis, stoeck, events);
+        if outcome.weis_changed {
+            self.weis_views.refresh(&self.round);
         }
-        if r.stoeck_holder == Some(seat)
-            && let Some(pair) = r.contract.and_then(stoeck_cards)
-            && pair.contains(card)
-            && (r.hands[seat.index()] & pair).is_empty()
-        {
-            r.stoeck_second_at = Some(r.played - 1);
-        }
-        let trick_no = self.round.trick_no;
-        if stoeck {
-            self.announce_stoeck(seat, false, trick_no, events);
-        } else if self.options.auto_stoeck
-            && self.round.stoeck_second_at == Some(self.round.played - 1)
-            && !self.round.stoeck_announced
-        {
-            self.announce_stoeck(seat, true, trick_no, events);
-        }
-        if self.round.trick.is_complete() {
-            self.complete_trick(next_seed, events);
-        }
-    }
-
-    fn complete_trick(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Events) {
-        let Some(contract) = self.round.contract else { return };
-        let trick = self.round.trick;
-        let Some(winner) = trick.winner(contract) else { return };
-        let t = tables(contract, self.options.old_undenufe);
-        let trick_no = self.round.trick_no;
-        let last = trick_no == 8;
-        let mut points: u32 = trick.cards().map(|c| u32::from(t.points[c.index()])).sum();
-        if last {
-            points += LAST_TRICK_BONUS;
-        }
-        let team = winner.team();
-        if trick_no == 0 {
-            if self.options.has_extras() {
-                self.resolve_weis(events);
-            } else {
-                // Nobody can declare (R10): the comparison is decided, with no winner.
-                self.round.weis_result = Some((None, 0));
-            }
-        }
-        self.round.card_points[team.index()] += points;
-        self.round.tricks_won[team.index()] += 1;
-        self.credit(team, points, CreditKind::Stich, trick_no);
-        if last && self.round.tricks_won[team.index()] == 9 && self.options.has_extras() {
-            self.credit(team, MATCH_BONUS, CreditKind::Stich, trick_no);
-        }
-        self.round.last_trick = Some(LastTrick { number: trick_no, trick, winner, points });
-        events.push(Event::TrickTaken { trick: trick_no, winner, points });
-        if last {
+        if outcome.round_over {
             self.finish_round(next_seed, events);
-        } else {
-            self.round.trick = Trick::new(winner);
-            self.round.trick_no += 1;
         }
-    }
-
-    /// R6: the best single Weis decides; that team scores all its Weis.
-    fn resolve_weis(&mut self, events: &mut Events) {
-        let Some(contract) = self.round.contract else { return };
-        let small = self.options.small_weis;
-        let forehand = self.round.forehand;
-        let best = Seat::ALL
-            .into_iter()
-            .flat_map(|s| {
-                self.round.declared[s.index()]
-                    .iter()
-                    .map(move |w| (WeisKey::new(w, s, forehand, contract, small), s))
-            })
-            .max_by_key(|&(k, _)| k);
-        let Some((_, best_seat)) = best else {
-            self.round.weis_result = Some((None, 0));
-            return;
-        };
-        let team = best_seat.team();
-        let points: u32 = team
-            .seats()
-            .iter()
-            .flat_map(|s| self.round.declared[s.index()].iter())
-            .map(|w| w.points(small))
-            .sum();
-        self.round.weis_result = Some((Some(team), points));
-        self.round.refresh_weis_lists();
-        self.credit(team, points, CreditKind::Weis, 0);
-        let revealed = team
-            .seats()
-            .iter()
-            .filter(|s| !self.round.declared[s.index()].is_empty())
-            .map(|&s| (s, self.round.declared[s.index()]))
-            .collect();
-        events.push(Event::WeisResolved { team: Some(team), points, revealed });
-    }
-
-    fn summary(&self, complete: bool) -> RoundSummary {
-        let r = &self.round;
-        let m = self.multiplier();
-        let mut s = RoundSummary {
-            round: r.number,
-            dealer: r.dealer,
-            forehand: r.forehand,
-            contract: r.contract,
-            chosen_by: r.chosen_by,
-            pushed: r.pushed,
-            multiplier: m,
-            card_points: r.card_points,
-            match_bonus: [0; 2],
-            weis: [0; 2],
-            stoeck: [0; 2],
-            total: [0; 2],
-            running_total: self.totals(),
-            complete,
-            seed: r.seed,
-        };
-        for t in Team::ALL {
-            let i = t.index();
-            if r.tricks_won[i] == 9 && self.options.has_extras() {
-                s.match_bonus[i] = MATCH_BONUS;
-            }
-            if let Some((Some(wt), p)) = r.weis_result
-                && wt == t
-            {
-                s.weis[i] = p;
-            }
-            if r.stoeck_announced && r.stoeck_holder.map(Seat::team) == Some(t) {
-                s.stoeck[i] = 20;
-            }
-            s.total[i] = r.team_credits(t);
-        }
-        s
     }
 
     fn push_summary(&mut self, summary: RoundSummary) {
@@ -1046,8 +588,10 @@ impl Game {
         }
     }
 
+    /// The ninth trick is taken: the round is scored, the game ends (R10) or the next
+    /// round is dealt by this round's forehand (R2).
     fn finish_round(&mut self, next_seed: impl FnOnce() -> Seed, events: &mut Events) {
-        let summary = self.summary(true);
+        let summary = self.round.summary(&self.options, self.totals(), true);
         self.freeze_crossings();
         self.push_summary(summary);
         events.push(Event::RoundScored(Box::new(summary)));
@@ -1056,25 +600,9 @@ impl Game {
         // only when the next round is dealt.
         let totals = self.totals();
         let result = match (self.options.fixed_rounds, self.options.end) {
-            (Some(n), _) if self.history.len() as u32 >= n => Some(GameResult {
-                winner: match totals[0].cmp(&totals[1]) {
-                    std::cmp::Ordering::Greater => Some(Team::Zero),
-                    std::cmp::Ordering::Less => Some(Team::One),
-                    std::cmp::Ordering::Equal => None,
-                },
-                reason: crate::game::EndReason::FixedRounds,
-                schneider: false,
-                totals,
-            }),
-            (None, End::Automatic) => {
-                let first = match (self.crossed[0], self.crossed[1]) {
-                    (Some(a), Some(b)) => Some(if a <= b { Team::Zero } else { Team::One }),
-                    (Some(_), None) => Some(Team::Zero),
-                    (None, Some(_)) => Some(Team::One),
-                    (None, None) => None,
-                };
-                first.map(|w| self.result_for(w, EndReason::Automatic))
-            }
+            (Some(n), _) if self.history.len() as u32 >= n => Some(GameResult::after_fixed_rounds(totals)),
+            (None, End::Automatic) => first_across(self.crossed)
+                .map(|w| GameResult::won(w, EndReason::Automatic, totals, &self.options)),
             _ => None,
         };
         if let Some(res) = result {
@@ -1085,9 +613,9 @@ impl Game {
         self.totals_before = totals;
         let dealer = self.round.forehand; // R2: next dealer = this round's forehand
         let seed = next_seed();
-        let mut credits = std::mem::take(&mut self.round.credits);
-        credits.clear();
+        let credits = self.round.take_credits();
         self.round = Round::new(self.round.number + 1, Some(dealer), seed, self.options.first_round, credits);
+        self.weis_views = WeisViews::default();
         self.log.deal(seed, self.round.dealer);
         events.push(Event::RoundDealt {
             round: self.round.number,
@@ -1097,30 +625,19 @@ impl Game {
         });
     }
 
-    fn result_for(&self, winner: Team, reason: EndReason) -> GameResult {
-        let totals = self.totals();
-        let loser = totals[winner.other().index()];
-        let schneider = self.options.schneider && u64::from(loser) * 2 < u64::from(self.options.target);
-        GameResult { winner: Some(winner), reason, schneider, totals }
-    }
-
     /// R10: the claim is right if the claimant's team has reached the target, unless
     /// the other team reached it first within the same trick.
     fn bedanke(&mut self, seat: Seat, events: &mut Events) {
         let mine = seat.team();
-        let right = match (self.crossing(mine), self.crossing(mine.other())) {
-            (None, _) => false,
-            (Some(a), Some(b)) if (a.round, a.trick) == (b.round, b.trick) => a < b,
-            (Some(_), _) => true,
-        };
+        let right = bedanke_is_right(self.crossing(mine), self.crossing(mine.other()));
         let winner = if right { mine } else { mine.other() };
         // The round in play counts as far as it went; one not yet begun is not shown.
         let begun = self.round.pushed || self.round.contract.is_some();
         if begun {
-            let s = self.summary(false);
+            let s = self.round.summary(&self.options, self.totals(), false);
             self.push_summary(s);
         }
-        let res = self.result_for(winner, EndReason::Bedanke { seat, right });
+        let res = GameResult::won(winner, EndReason::Bedanke { seat, right }, self.totals(), &self.options);
         self.result = Some(res);
         events.push(Event::Bedanke { seat, right });
         events.push(Event::GameOver(res));

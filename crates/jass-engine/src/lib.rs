@@ -10,13 +10,18 @@
 //! - `trick`: [`Trick`], [`legal_cards`] and the trick winner (R5).
 //! - `weis`: [`Weis`] detection, validation and the R6 comparison; Stöck detection (R7).
 //! - `action`: [`Action`] (the one way in) and [`Event`].
-//! - `game`: [`Game`], the state machine from dealing to the end of the game (R2–R10).
-//! - `view`: [`SeatView`], the allow-list projection per viewer; its short lists are
-//!   inline ([`ShortList`]s and [`ArrayVec`]s), so a view allocates nothing.
-//! - `record`: [`Record`], replay and verification (R12).
+//! - `score`: credits in counting order, [`RoundSummary`] and [`GameResult`] (R4, R8, R10).
+//! - `round`: one deal: dealer and forehand, contract, trick flow, Weis and Stöck (R2–R8).
+//! - `game`: [`Game`], the checks of every action and the rounds to the end of the
+//!   game (R2–R10).
+//! - `view`: [`SeatView`], the allow-list projection per viewer and every decision of
+//!   who sees what; its short lists are inline ([`ShortList`]s and [`ArrayVec`]s), so
+//!   a view allocates nothing.
+//! - `record`: [`Record`], the data (R12); `replay`: replay and verification.
 //! - `compact`: the record and round summaries as a game keeps them (one byte an
 //!   action), from which [`Game::record`] and [`Game::history`] are built.
-//! - `playout`: allocation-free random rounds for bots and benchmarks.
+//! - `fast`: the speed work apart from the rules: lookup tables, broadword selects
+//!   and the allocation-free random rounds for bots and benchmarks (`fast::playout`).
 //! - `error`: [`RuleError`] with stable wire codes.
 //!
 //! # Example
@@ -51,17 +56,20 @@ mod compact;
 mod contract;
 mod deal;
 mod error;
+mod fast;
 mod game;
 mod options;
-mod playout;
 mod record;
+mod replay;
+mod round;
+mod score;
 mod seat;
 mod short_list;
 mod trick;
 mod view;
 mod weis;
 
-pub use action::{Action, CreditKind, Event, Events};
+pub use action::{Action, Event, Events};
 /// The fixed-capacity list behind the short lists of views, records and events.
 pub use arrayvec::ArrayVec;
 pub use card::{Card, ParseCardError, Rank, Suit};
@@ -69,17 +77,17 @@ pub use cardset::{CardSet, Iter as CardSetIter};
 pub use contract::{Contract, Tables, card_points, set_points, tables, trumps_below};
 pub use deal::{Commitment, Deal, Seed, deal};
 pub use error::RuleError;
-pub use game::{
-    CompletedTrick, CountPos, EndReason, Game, GameResult, LAST_TRICK_BONUS, MATCH_BONUS, Phase, RoundSummary,
-};
+pub use fast::playout::{Playout, play_random, random_hands, random_round, random_rounds};
+pub use game::Game;
 pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, OptionsError, Preset};
-pub use playout::{Playout, play_random, random_hands, random_round, random_rounds};
 pub use record::{Player, RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};
+pub use round::{CompletedTrick, Phase};
+pub use score::{CountPos, CreditKind, EndReason, GameResult, LAST_TRICK_BONUS, MATCH_BONUS, RoundSummary};
 pub use seat::{Seat, Team};
 pub use short_list::ShortList;
 pub use trick::{PlayedCard, PlayedCards, Trick, legal_cards};
-pub use view::{Allowed, SeatView, TrickView, Viewer, WeisOutcome, WeisView};
+pub use view::{Allowed, SeatView, TrickView, Viewer, WeisOutcome};
 pub use weis::{
-    MAX_WEIS, Weis, WeisError, WeisKey, WeisKind, WeisList, find_weis, has_stoeck, stoeck_cards,
+    MAX_WEIS, Weis, WeisError, WeisKey, WeisKind, WeisList, WeisView, find_weis, has_stoeck, stoeck_cards,
     validate_declaration,
 };

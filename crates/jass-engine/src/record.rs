@@ -1,5 +1,8 @@
 //! Game records (R12): options, per round the dealer, seed and dealt hands, and the
-//! ordered actions. Replaying a record reproduces every state.
+//! ordered actions. Replaying a record reproduces every state (`replay.rs`).
+//!
+//! Only the data lives here, so that the game can build its record without the
+//! record knowing the game.
 
 use serde::{Deserialize, Serialize};
 
@@ -7,7 +10,6 @@ use crate::action::Action;
 use crate::cardset::CardSet;
 use crate::deal::Seed;
 use crate::error::RuleError;
-use crate::game::Game;
 use crate::options::{Options, OptionsError};
 use crate::seat::Seat;
 
@@ -106,59 +108,4 @@ pub enum ReplayError {
         /// How many.
         extra: usize,
     },
-}
-
-impl Record {
-    /// Replays the record from its options and seeds (R12).
-    ///
-    /// # Errors
-    /// The first inconsistency: a bad format or options, a deal that does not match its
-    /// seed, or an action the rules refuse (with its round and index).
-    pub fn replay(&self) -> Result<Game, ReplayError> {
-        self.replay_with(|_, _| {})
-    }
-
-    /// Replays like [`replay`](Self::replay), calling `each` after every accepted
-    /// action with the game and the number of rounds the record says were dealt.
-    ///
-    /// # Errors
-    /// As [`replay`](Self::replay).
-    pub fn replay_with(&self, mut each: impl FnMut(&Game, &[crate::Event])) -> Result<Game, ReplayError> {
-        if self.format != RECORD_FORMAT {
-            return Err(ReplayError::Format(self.format.chars().take(40).collect()));
-        }
-        let first = self.rounds.first().ok_or(ReplayError::Empty)?;
-        let mut game = Game::new(self.options, first.seed)?;
-        for (ri, rr) in self.rounds.iter().enumerate() {
-            let (dealer, hands) = game
-                .dealt(ri)
-                .ok_or(ReplayError::ExtraRounds { extra: self.rounds.len() - game.rounds_dealt() })?;
-            if dealer != rr.dealer {
-                return Err(ReplayError::DealMismatch { round: ri, what: "dealer" });
-            }
-            if hands != rr.hands {
-                return Err(ReplayError::DealMismatch { round: ri, what: "hands" });
-            }
-            let next = self.rounds.get(ri + 1).map(|r| r.seed);
-            for (ai, sa) in rr.actions.iter().enumerate() {
-                let mut wanted_missing = false;
-                let events = game
-                    .apply(sa.seat, sa.action.clone(), || {
-                        next.unwrap_or_else(|| {
-                            wanted_missing = true;
-                            Seed([0; 32])
-                        })
-                    })
-                    .map_err(|error| ReplayError::Illegal { round: ri, index: ai, error })?;
-                if wanted_missing {
-                    return Err(ReplayError::MissingRound(ri));
-                }
-                each(&game, &events);
-            }
-        }
-        if game.rounds_dealt() > self.rounds.len() {
-            return Err(ReplayError::MissingRound(self.rounds.len() - 1));
-        }
-        Ok(game)
-    }
 }

@@ -75,7 +75,8 @@ impl<T: Copy + Default, const N: usize> FromIterator<T> for ShortList<T, N> {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
         let mut list = Self::new();
         for item in iter.into_iter().take(N) {
-            let _fits = list.try_push(item);
+            let fits = list.try_push(item);
+            debug_assert!(fits.is_ok(), "at most N items are taken, and N fit");
         }
         list
     }

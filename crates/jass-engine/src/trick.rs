@@ -1,4 +1,5 @@
-//! A trick in progress, the legal cards (R5) and the trick winner.
+//! A trick in progress, the legal cards (R5) and the trick winner: each rule stated
+//! once, readably. Their fast forms for playouts are in `fast/`, tested against these.
 
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
@@ -153,58 +154,27 @@ impl Trick {
     #[inline]
     #[must_use]
     pub fn winner(&self, contract: Contract) -> Option<Seat> {
-        let led = self.led_suit()?;
-        let (mut best, mut best_key) = (0, 0);
-        for (i, p) in self.down().iter().enumerate() {
-            let key = trick_key(p.card, led, contract);
-            if key > best_key {
-                (best, best_key) = (i, key);
+        let first = self.down().first()?.card;
+        let order = &tables(contract, false).order;
+        let trump = contract.trump();
+        let (mut best, mut best_card) = (0, first);
+        for (i, p) in self.down().iter().enumerate().skip(1) {
+            let (c, b) = (p.card, best_card);
+            let higher = order[c.index()] > order[b.index()];
+            // A trump beats every other card, a higher trump a lower one; otherwise only
+            // a higher card of the winning card's suit (the suit led) takes the lead.
+            let takes = if Some(c.suit()) == trump {
+                Some(b.suit()) != trump || higher
+            } else {
+                c.suit() == b.suit() && higher
+            };
+            if takes {
+                (best, best_card) = (i, c);
             }
         }
         Some(self.leader.plus(best))
     }
 }
-
-/// How `card` ranks in a trick led with `led` (R5, last bullet): any trump above any
-/// card of the suit led, each by the contract's order; other cards score 0 and never
-/// win. Cards that can win have distinct keys, so the trick's maximum is unique.
-#[inline]
-pub(crate) fn trick_key(card: Card, led: Suit, contract: Contract) -> u8 {
-    TRICK_KEYS[contract.index()][led.index()][card.index()]
-}
-
-/// [`trick_key`] for every suit led and card under `contract`, for loops that look up
-/// many cards of one contract.
-#[inline]
-pub(crate) fn trick_keys(contract: Contract) -> &'static [[u8; 36]; 4] {
-    &TRICK_KEYS[contract.index()]
-}
-
-/// [`trick_key`] for every contract, suit led and card.
-pub(crate) static TRICK_KEYS: [[[u8; 36]; 4]; 6] = {
-    let mut keys = [[[0u8; 36]; 4]; 6];
-    let mut k = 0;
-    while k < 6 {
-        let contract = Contract::ALL[k];
-        let order = crate::contract::build(contract, false).order;
-        let mut led = 0;
-        while led < 4 {
-            let mut c = 0;
-            while c < 36 {
-                let suit = c / 9;
-                keys[k][led][c] = match contract.trump() {
-                    Some(t) if t as usize == suit => 32 + order[c],
-                    _ if suit == led => 16 + order[c],
-                    _ => 0,
-                };
-                c += 1;
-            }
-            led += 1;
-        }
-        k += 1;
-    }
-    keys
-};
 
 /// The cards of `hand` that may be played to `trick` under `contract` (R5).
 ///
@@ -224,60 +194,8 @@ pub fn legal_cards(hand: CardSet, trick: &Trick, contract: Contract) -> CardSet 
     legal_given(hand, trick.led_suit(), trick.set(), contract)
 }
 
-/// The trump facts [`legal_follow`] needs, fixed for a whole round, as raw bits.
-#[derive(Copy, Clone)]
-pub(crate) struct TrumpMasks {
-    /// The trump suit's cards (0 without trump).
-    suit: u64,
-    /// The Puur (0 without trump).
-    puur: u64,
-    /// Where the trump suit starts (9 × suit; 0 without trump, then never used).
-    shift: u32,
-}
-
-impl TrumpMasks {
-    /// The masks of `contract`.
-    #[inline]
-    pub(crate) fn new(contract: Contract) -> Self {
-        match contract.trump() {
-            Some(t) => Self {
-                suit: CardSet::suit(t).bits(),
-                puur: CardSet::single(Card::new(t, Rank::Jack)).bits(),
-                shift: 9 * t as u32,
-            },
-            None => Self { suit: 0, puur: 0, shift: 0 },
-        }
-    }
-}
-
-/// [`legal_given`] for a card that follows (`led` is the suit led), written without
-/// data-dependent branches: random playouts call it for 27 cards a round, and its
-/// outcome (can the seat follow? may it trump?) is a coin flip a predictor would miss.
-#[inline]
-pub(crate) fn legal_follow(hand: CardSet, led: Suit, down: CardSet, t: TrumpMasks) -> CardSet {
-    CardSet::from_bits(legal_follow_bits(hand.bits(), CardSet::suit(led).bits(), down.bits(), t))
-}
-
-/// [`legal_follow`] on raw bits (`led_mask`: the cards of the suit led), for the
-/// batched playouts, which keep sets as plain words.
-#[inline]
-pub(crate) fn legal_follow_bits(hand: u64, led_mask: u64, down: u64, t: TrumpMasks) -> u64 {
-    let follow = hand & led_mask;
-    let trumps = hand & t.suit;
-    // R5.1, R5.2: follow suit if you can (with trump led, the Puur alone does not
-    // oblige); R5.3: trumping is allowed too (no trumps without trump; and with trump
-    // led they are already in `follow`).
-    let base = if follow & !t.puur == 0 { hand } else { follow };
-    let ok = base | trumps;
-    // R5.4: no undertrumping when another suit is led, unless the hand holds nothing
-    // but trumps.
-    let other_led = t.suit != 0 && led_mask != t.suit && trumps != hand;
-    let under = u64::from(crate::contract::UNDERTRUMPS[(down >> t.shift) as usize & 511]) << t.shift;
-    ok & !if other_led { under } else { 0 }
-}
-
 /// [`legal_cards`] from the suit led and the set of cards already in the trick: the
-/// rule itself, shared with the allocation-free playouts.
+/// rule itself, and the oracle the fast form (`fast::legal`) is tested against.
 #[inline]
 pub(crate) fn legal_given(hand: CardSet, led: Option<Suit>, down: CardSet, contract: Contract) -> CardSet {
     let Some(led) = led else { return hand }; // the first card is free

@@ -1,17 +1,23 @@
 //! Per-seat views, built by allow-list: a view is constructed field by field from
 //! what its viewer may know, never by redacting a copy of the state. A new secret
 //! field therefore stays private until someone decides who may see it.
+//!
+//! Every decision of who sees what is here: the hand only to its seat, the allowed
+//! actions only to a seat while the game is on, and the Weis cards to their declarer
+//! and, after the comparison, to everyone for the winning team (R6). The game hands
+//! over its round and the public facts around it ([`Table`]); it does not decide.
 
 use serde::{Deserialize, Serialize};
 
 use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::deal::Commitment;
-use crate::game::{CompletedTrick, Game, GameResult, Phase, RoundSummary};
+use crate::round::{CompletedTrick, Phase, Round};
+use crate::score::{GameResult, RoundSummary};
 use crate::seat::{Seat, Team};
 use crate::short_list::ShortList;
 use crate::trick::PlayedCards;
-use crate::weis::{MAX_WEIS, WeisList};
+use crate::weis::{WeisList, WeisView};
 
 /// Who is looking.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -32,26 +38,6 @@ pub struct TrickView {
     pub leader: Seat,
     /// Cards so far, in playing order.
     pub cards: PlayedCards,
-}
-
-/// One seat's Weis declaration (R6): points are public at once; the cards only to the
-/// declarer, and to everyone once its team's Weis won the comparison.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WeisView {
-    /// Who declared.
-    pub seat: Seat,
-    /// Points of each declared Weis.
-    pub points: ShortList<u32, MAX_WEIS>,
-    /// The Weis's cards, when this viewer may see them.
-    pub cards: Option<WeisList>,
-}
-
-/// No Weis of seat 0: only the filler of a view's unused slots.
-impl Default for WeisView {
-    fn default() -> Self {
-        Self { seat: Seat::ALL[0], points: ShortList::new(), cards: None }
-    }
 }
 
 /// The outcome of the Weis comparison, after the first trick (R6).
@@ -136,51 +122,106 @@ pub struct SeatView {
     pub allowed: Allowed,
 }
 
-impl Game {
-    /// The view of `viewer` (allow-list projection).
-    #[must_use]
-    pub fn view(&self, viewer: Viewer) -> SeatView {
-        let r = &self.round;
-        let me = match viewer {
-            Viewer::Seat(s) => Some(s),
-            Viewer::Spectator => None,
-        };
-        let allowed = match me {
-            Some(s) if self.result.is_none() => Allowed {
-                schiebe: self.can_schiebe(s),
-                choose: self.phase() == Phase::Choosing && self.to_act() == Some(s),
-                cards: self.legal_cards(s),
-                weis: self.declarable(s),
-                stoeck: self.can_announce_stoeck(s),
-                bedanke: self.can_bedanke(),
-            },
-            _ => Allowed::default(),
-        };
-        SeatView {
-            seat: me,
-            phase: self.phase(),
-            round: r.number,
-            dealer: r.dealer,
-            forehand: r.forehand,
-            to_act: self.to_act(),
-            hand: me.map_or(CardSet::EMPTY, |s| r.hands[s.index()]),
-            hand_counts: r.hand_lens(),
-            contract: r.contract,
-            chosen_by: r.chosen_by,
-            pushed: r.pushed,
-            pushed_back: r.pushed_back,
-            trick: TrickView { number: r.trick_no, leader: r.trick.leader(), cards: r.trick.played_cards() },
-            last_trick: r.last_trick.map(|t| t.completed()),
-            weis: r.weis_lists[me.map_or(4, Seat::index)],
-            weis_result: r.weis_result.map(|(team, points)| WeisOutcome { team, points }),
-            stoeck: self.stoeck_announced_by(),
-            round_points: r.card_points,
-            totals: self.totals(),
-            commitment: r.commitment,
-            last_round: self.last_round,
-            rounds_played: self.history.len() as u32,
-            result: self.result,
-            allowed,
+/// The declared Weis as each viewer sees them (seats 0–3, then spectators), kept up
+/// to date when a Weis is declared or compared. A view copies its list whole from
+/// memory written long before: a list assembled in the view was read back while its
+/// pieces were still being stored, and the stalled loads were a large part of a
+/// view's time.
+#[derive(Clone, Eq, PartialEq, Debug, Default)]
+pub(crate) struct WeisViews([ShortList<WeisView, 4>; 5]);
+
+impl WeisViews {
+    /// Rebuilds the lists after a declaration or the Weis comparison of `round`: a seat
+    /// sees the cards of its own Weis, everyone those of the team that won the
+    /// comparison (R6).
+    pub(crate) fn refresh(&mut self, round: &Round) {
+        let revealed = round.weis_result.and_then(|(team, _)| team);
+        // The spectators' list first: every declaration with its points, its cards only
+        // where the comparison revealed them. Each seat's list is that one with its own
+        // cards shown as well (built once and copied, not re-assembled per viewer).
+        let mut public = ShortList::<WeisView, 4>::new();
+        let mut own_slot = [None; 4];
+        for s in Seat::ALL {
+            let declared = round.declared[s.index()];
+            if !declared.is_empty() {
+                own_slot[s.index()] = Some(public.len());
+                let visible = revealed == Some(s.team());
+                let points = round.declared_points[s.index()];
+                let fits = public.try_push(WeisView { seat: s, points, cards: visible.then_some(declared) });
+                debug_assert!(fits.is_ok(), "at most one entry per seat: four always fit");
+            }
         }
+        let [seats @ .., spectators] = &mut self.0;
+        *spectators = public;
+        for (i, list) in seats.iter_mut().enumerate() {
+            *list = public;
+            if let Some(slot) = own_slot[i] {
+                let own = list.get_mut(slot);
+                debug_assert!(own.is_some(), "the seat's own entry was just pushed at this slot");
+                if let Some(own) = own {
+                    own.cards = Some(round.declared[i]);
+                }
+            }
+        }
+    }
+}
+
+/// What the game adds to its round for a view: facts every viewer may know.
+#[derive(Copy, Clone)]
+pub(crate) struct Table {
+    pub(crate) phase: Phase,
+    pub(crate) to_act: Option<Seat>,
+    pub(crate) stoeck: Option<Seat>,
+    pub(crate) totals: [u32; 2],
+    pub(crate) last_round: Option<RoundSummary>,
+    pub(crate) rounds_played: u32,
+    pub(crate) result: Option<GameResult>,
+}
+
+/// The view of `viewer` (allow-list projection) of `round` in a game with the public
+/// facts `table`; `allowed` gives a seat's legal actions, asked only for a seated
+/// viewer while the game is on.
+#[inline]
+pub(crate) fn project(
+    viewer: Viewer,
+    round: &Round,
+    weis: &WeisViews,
+    table: Table,
+    allowed: impl FnOnce(Seat) -> Allowed,
+) -> SeatView {
+    let r = round;
+    let me = match viewer {
+        Viewer::Seat(s) => Some(s),
+        Viewer::Spectator => None,
+    };
+    let allowed = match me {
+        Some(s) if table.result.is_none() => allowed(s),
+        _ => Allowed::default(),
+    };
+    SeatView {
+        seat: me,
+        phase: table.phase,
+        round: r.number,
+        dealer: r.dealer,
+        forehand: r.forehand,
+        to_act: table.to_act,
+        hand: me.map_or(CardSet::EMPTY, |s| r.hands[s.index()]),
+        hand_counts: r.hand_lens(),
+        contract: r.contract,
+        chosen_by: r.chosen_by,
+        pushed: r.pushed,
+        pushed_back: r.pushed_back,
+        trick: TrickView { number: r.trick_no, leader: r.trick.leader(), cards: r.trick.played_cards() },
+        last_trick: r.last_trick.map(|t| t.completed()),
+        weis: weis.0[me.map_or(4, Seat::index)],
+        weis_result: r.weis_result.map(|(team, points)| WeisOutcome { team, points }),
+        stoeck: table.stoeck,
+        round_points: r.card_points,
+        totals: table.totals,
+        commitment: r.commitment,
+        last_round: table.last_round,
+        rounds_played: table.rounds_played,
+        result: table.result,
+        allowed,
     }
 }

@@ -188,7 +188,8 @@ pub fn find_weis(hand: CardSet, small_weis: bool) -> Vec<Weis> {
 pub(crate) fn weis_in_hand(hand: CardSet, small_weis: bool) -> WeisList {
     let mut out = WeisList::new();
     each_weis(hand, small_weis, |w| {
-        let _fits = out.try_push(w);
+        let fits = out.try_push(w);
+        debug_assert!(fits.is_ok(), "a hand of nine holds at most MAX_WEIS Weis");
     });
     out
 }
@@ -270,7 +271,10 @@ pub(crate) fn validate_in_hand(
 ) -> Result<WeisList, WeisError> {
     let mut out = WeisList::new();
     each_declared(hand, declared, small_weis, |w| {
-        let _fits = out.try_push(w);
+        // Each accepted Weis is a distinct whole Weis of the hand, and a hand of nine
+        // holds at most MAX_WEIS of them.
+        let fits = out.try_push(w);
+        debug_assert!(fits.is_ok(), "accepted declarations are distinct Weis of one hand: at most MAX_WEIS");
     })?;
     Ok(out)
 }
@@ -390,6 +394,26 @@ pub fn has_stoeck(hand: CardSet, contract: Contract) -> bool {
 pub fn stoeck_cards(contract: Contract) -> Option<CardSet> {
     let t = contract.trump()?;
     Some(CardSet::single(Card::new(t, Rank::King)).with(Card::new(t, Rank::Queen)))
+}
+
+/// One seat's Weis declaration (R6): points are public at once; the cards only to the
+/// declarer, and to everyone once its team's Weis won the comparison.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeisView {
+    /// Who declared.
+    pub seat: Seat,
+    /// Points of each declared Weis.
+    pub points: ShortList<u32, MAX_WEIS>,
+    /// The Weis's cards, when this viewer may see them.
+    pub cards: Option<WeisList>,
+}
+
+/// No Weis of seat 0: only the filler of a view's unused slots.
+impl Default for WeisView {
+    fn default() -> Self {
+        Self { seat: Seat::ALL[0], points: ShortList::new(), cards: None }
+    }
 }
 
 #[cfg(test)]

@@ -1,18 +1,20 @@
 //! A fast path for bots and search: deal and play a whole round of random legal cards
 //! on plain integers, with no events, checks or allocation.
 //!
-//! It uses the very functions behind [`legal_cards`](crate::legal_cards) and
-//! [`Trick::winner`](crate::Trick::winner) and the contract tables, so it cannot drift
-//! from the checked path; the tests compare both.
+//! It uses the fast forms of this module (each tested against the readable rule:
+//! [`legal_cards`](crate::legal_cards), [`Trick::winner`](crate::Trick::winner)) and
+//! the contract tables; `tests/playout.rs` compares whole rounds with the checked path.
 
 use rand::Rng;
 
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
-use crate::game::{LAST_TRICK_BONUS, MATCH_BONUS};
+use crate::fast::keys::{KEY_POINTS, trick_keys};
+use crate::fast::legal::{TrumpMasks, legal_follow, legal_follow_bits};
+use crate::fast::select::{pick_index, prefix_counts, select};
+use crate::score::{LAST_TRICK_BONUS, MATCH_BONUS};
 use crate::seat::Seat;
-use crate::trick::{TrumpMasks, legal_follow, legal_follow_bits, trick_keys};
 
 /// The outcome of one random round.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -39,8 +41,8 @@ fn below(word: &mut u64, n: u32) -> u32 {
 /// A uniformly random card of `set` (`None` if it is empty), drawn from `word`.
 #[inline]
 fn pick(set: CardSet, word: &mut u64) -> Option<Card> {
-    let prefix = set.prefix_counts();
-    set.select(prefix, below(word, (prefix >> 56) as u32))
+    let prefix = prefix_counts(set.bits());
+    select(set.bits(), prefix, below(word, (prefix >> 56) as u32))
 }
 
 /// Deals four random hands of nine.
@@ -158,30 +160,6 @@ const PLAY_WORDS: usize = 7;
 /// The nine cards of the first suit, as bits.
 const SUIT_MASK: u64 = 0x1FF;
 
-/// Per contract, suit led and card index: the card's trick key (as
-/// [`trick_keys`]) times 256 plus its points (`old_undenufe` off). One load serves
-/// both, and the 64-wide rows let a masked index skip the bounds check.
-static KEY_POINTS: [[[u16; 64]; 4]; 6] = {
-    let mut t = [[[0u16; 64]; 4]; 6];
-    let mut k = 0;
-    while k < 6 {
-        let contract = Contract::ALL[k];
-        let built = crate::contract::build(contract, false);
-        let keys = &crate::trick::TRICK_KEYS[k];
-        let mut led = 0;
-        while led < 4 {
-            let mut c = 0;
-            while c < 36 {
-                t[k][led][c] = (keys[led][c] as u16) << 8 | built.points[c] as u16;
-                c += 1;
-            }
-            led += 1;
-        }
-        k += 1;
-    }
-    t
-};
-
 /// Plays `K` random rounds at once; the result equals `K` calls of [`random_round`]
 /// on the same `rng`, in order (the same words are drawn in the same order).
 ///
@@ -270,7 +248,7 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
         // it: one maximum tracks both, as cards that can win have distinct keys.
         let mut best = [0u32; K];
         for r in 0..K {
-            let c = CardSet::pick_index(hands[r][lead[r]], &mut word[r]);
+            let c = pick_index(hands[r][lead[r]], &mut word[r]);
             hands[r][lead[r]] &= !(1 << c);
             let led = (c / 9) & 3;
             led_mask[r] = SUIT_MASK << (9 * led);
@@ -285,7 +263,7 @@ pub fn random_rounds<const K: usize, R: Rng + ?Sized>(rng: &mut R) -> [Playout; 
                 let seat = (lead[r] + k) & 3;
                 let hand = hands[r][seat];
                 let legal = legal_follow_bits(hand, led_mask[r], down[r], masks[r]);
-                let c = CardSet::pick_index(legal, &mut word[r]);
+                let c = pick_index(legal, &mut word[r]);
                 hands[r][seat] = hand & !(1 << c);
                 down[r] |= 1 << c;
                 let kp = u32::from(row[r][c & 63]);
