@@ -287,7 +287,7 @@ fn run(
     let cpu = cpu_time::ThreadTime::try_now().ok();
     let action = computer.decide(view);
     let cpu = cpu.and_then(|c| c.try_elapsed().ok());
-    stats.decided(asked.elapsed(), cpu, cut);
+    stats.decided(asked.elapsed(), cpu, cut, action.is_some());
     action
 }
 

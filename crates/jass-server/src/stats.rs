@@ -201,6 +201,9 @@ pub(crate) struct ComputerStats {
     cut: AtomicU64,
     /// Decisions that never came back (their thread failed).
     failed: AtomicU64,
+    /// Asks that found nothing to do (e.g. Stöck it may announce later); not in the
+    /// decisions or their times.
+    idle: AtomicU64,
     /// Microseconds from asking to the answer (queue and thinking, without the
     /// deliberate think pause), and CPU microseconds of the deciding thread.
     /// (`None` only if the histograms could not be made.)
@@ -225,6 +228,7 @@ impl Default for ComputerStats {
             decisions: AtomicU64::new(0),
             cut: AtomicU64::new(0),
             failed: AtomicU64::new(0),
+            idle: AtomicU64::new(0),
             times: Mutex::new(times),
         }
     }
@@ -242,8 +246,13 @@ impl ComputerStats {
     }
 
     /// Counts a decision: its wall time since it was asked for, its thread's CPU time
-    /// (if the system tells it) and whether load cut its budget.
-    pub(crate) fn decided(&self, wall: Duration, cpu: Option<Duration>, cut: bool) {
+    /// (if the system tells it) and whether load cut its budget; an ask that found
+    /// nothing to do (`acted` false) only as such.
+    pub(crate) fn decided(&self, wall: Duration, cpu: Option<Duration>, cut: bool, acted: bool) {
+        if !acted {
+            bump(&self.idle);
+            return;
+        }
         bump(&self.decisions);
         if cut {
             bump(&self.cut);
@@ -266,6 +275,7 @@ impl ComputerStats {
             decisions: get(&self.decisions),
             cut: get(&self.cut),
             failed: get(&self.failed),
+            idle: get(&self.idle),
             wall_ms: times.as_ref().map(|t| Percentiles::of(&t.wall)),
             cpu_ms: times.as_ref().map(|t| Percentiles::of(&t.cpu)),
         }
@@ -283,6 +293,8 @@ pub(crate) struct ComputersSnapshot {
     pub(crate) cut: u64,
     /// Decisions that failed.
     pub(crate) failed: u64,
+    /// Asks that found nothing to do.
+    pub(crate) idle: u64,
     /// Time from asking to the answer, without the think pause.
     wall_ms: Option<Percentiles>,
     /// CPU time of the deciding thread.

@@ -721,12 +721,12 @@ fn store_line(before: &serde_json::Value, after: &serde_json::Value, secs: f64) 
 /// started, which in a bench run is the play.
 fn computers_line(before: &serde_json::Value, after: &serde_json::Value, secs: f64) -> Option<String> {
     let delta = |key: &str| Some(after[key].as_u64()?.saturating_sub(before[key].as_u64()?));
-    let (decisions, cut) = (delta("decisions")?, delta("cut")?);
+    let (decisions, cut, idle) = (delta("decisions")?, delta("cut")?, delta("idle").unwrap_or(0));
     let ms = |group: &str, key: &str| after[group][key].as_f64().unwrap_or(f64::NAN);
     Some(format!(
-        "computer decisions: {decisions} ({:.0}/s), {cut} cut down by load ({:.1} %), on {} threads; \
-         wall (asked to answered, without the think pause) p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; \
-         CPU per decision p50 {:.2} ms, p99 {:.2} ms, mean {:.2} ms",
+        "computer decisions: {decisions} ({:.0}/s), {cut} cut down by load ({:.1} %), {idle} asks with \
+         nothing to do, on {} threads; wall (asked to answered, without the think pause) p50 {:.3} ms, \
+         p99 {:.3} ms, max {:.3} ms; CPU per decision p50 {:.3} ms, p99 {:.3} ms, mean {:.3} ms",
         decisions as f64 / secs,
         cut as f64 * 100.0 / decisions.max(1) as f64,
         after["threads"].as_u64().unwrap_or(0),
