@@ -219,10 +219,9 @@ struct DecisionTimes {
 
 impl Default for ComputerStats {
     fn default() -> Self {
-        // Two significant digits, growing with the longest time recorded.
-        let times = hdrhistogram::Histogram::new(2)
-            .and_then(|wall| Ok(DecisionTimes { cpu: hdrhistogram::Histogram::new(2)?, wall }))
-            .ok();
+        // Two significant digits from 1 µs to an hour (longer counts as an hour).
+        let histogram = || hdrhistogram::Histogram::new_with_bounds(1, 3_600_000_000, 2);
+        let times = histogram().and_then(|wall| Ok(DecisionTimes { cpu: histogram()?, wall })).ok();
         Self {
             threads: AtomicU64::new(0),
             decisions: AtomicU64::new(0),
