@@ -26,7 +26,11 @@ pub async fn seat_four(server: &Server, create: &CreateTable) -> Result<[Joined;
 ///
 /// # Errors
 /// Any refused or failed HTTP call.
-pub async fn seat_humans(server: &Server, create: &CreateTable, humans: usize) -> Result<Vec<Joined>, BotError> {
+pub async fn seat_humans(
+    server: &Server,
+    create: &CreateTable,
+    humans: usize,
+) -> Result<Vec<Joined>, BotError> {
     let host = server.create_table(create).await?;
     let mut seats = vec![host];
     for n in 1..humans.clamp(1, 4) as u8 {

@@ -106,7 +106,8 @@ impl Pool {
         let runner = if settings.think.is_zero() {
             Runner::Blocking(Semaphore::new(threads))
         } else {
-            spawn_threads(threads, settings, &stats).unwrap_or_else(|| Runner::Blocking(Semaphore::new(threads)))
+            spawn_threads(threads, settings, &stats)
+                .unwrap_or_else(|| Runner::Blocking(Semaphore::new(threads)))
         };
         Self {
             config: settings.config,
@@ -152,7 +153,11 @@ impl Pool {
     }
 
     /// Runs one decision where the pool runs them; `None` if it failed.
-    async fn decide(&self, computer: Box<Computer>, view: SeatView) -> Option<(Box<Computer>, Option<Action>)> {
+    async fn decide(
+        &self,
+        computer: Box<Computer>,
+        view: SeatView,
+    ) -> Option<(Box<Computer>, Option<Action>)> {
         let asked = std::time::Instant::now();
         match &self.runner {
             Runner::Threads { jobs, queued } => {
@@ -236,10 +241,12 @@ fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         use thread_priority::unix::{
-            NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy, thread_native_id,
+            NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy,
+            thread_native_id,
         };
         let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-        if let Err(e) = set_thread_priority_and_policy(thread_native_id(), thread_priority::ThreadPriority::Min, idle)
+        if let Err(e) =
+            set_thread_priority_and_policy(thread_native_id(), thread_priority::ThreadPriority::Min, idle)
         {
             tracing::warn!(error = ?e, "computer threads run at normal priority");
         }
@@ -301,7 +308,11 @@ mod tests {
     use super::*;
 
     fn budget(waiting: usize) -> (u32, Option<Duration>, bool) {
-        let base = jass_ai::Config { playouts: 2_000, time_budget: Some(Duration::from_millis(300)), ..Default::default() };
+        let base = jass_ai::Config {
+            playouts: 2_000,
+            time_budget: Some(Duration::from_millis(300)),
+            ..Default::default()
+        };
         Budget { base, min: 200, waiting }.shrunk()
     }
 

@@ -3,8 +3,8 @@
 //! frame) pay one relaxed add and no lock.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use jass_protocol::{ClientMsg, ErrorCode};
