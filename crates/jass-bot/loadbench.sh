@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The load bench, repeatable: for each run a fresh release server on a loopback port,
 # then jass-loadgen against it; prints each run's report and the machine's load.
-# Usage: crates/jass-bot/loadbench.sh [TABLES=2500] [RUNS=3] [DURATION=60] [THINK_MS=1000]
-# (BIN_DIR=dir uses prebuilt binaries instead of building; PORT=n picks the port.)
+# Usage: crates/jass-bot/loadbench.sh [TABLES=2500] [RUNS=3] [DURATION=60] [THINK_MS=1000] [COMPUTERS=0]
+# (COMPUTERS=n: a computer in the last n seats of every table, the others over sockets;
+# BIN_DIR=dir uses prebuilt binaries instead of building; PORT=n picks the port;
+# SERVER_ARGS="..." adds server flags, e.g. "--computer-threads 1".)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-tables=${1:-2500} runs=${2:-3} duration=${3:-60} think=${4:-1000} port=${PORT:-18080}
+tables=${1:-2500} runs=${2:-3} duration=${3:-60} think=${4:-1000} computers=${5:-${COMPUTERS:-0}} port=${PORT:-18080}
 bin=${BIN_DIR:-target/release}
 if [ -z "${BIN_DIR:-}" ]; then cargo build --release -p jass-server -p jass-bot --bin jass-server --bin jass-loadgen; fi
 ulimit -n "$(ulimit -Hn)"
@@ -16,13 +18,13 @@ for run in $(seq 1 "$runs"); do
   db="$(mktemp -d)/jass.sqlite3"  # the embedded store is on, as in production
   RUST_LOG=warn "$bin/jass-server" --addr "127.0.0.1:$port" --db "$db" \
     --max-connections-per-ip 40000 --max-tables-per-ip 100000 --max-held-tables-per-ip 100000 \
-    --max-http-connections-per-ip 40000 --http-rate-burst 100000 --http-rate-per-second 100000 >/dev/null 2>&1 &
+    --max-http-connections-per-ip 40000 --http-rate-burst 100000 --http-rate-per-second 100000 ${SERVER_ARGS:-} >/dev/null 2>&1 &
   pid=$!
   trap 'kill $pid 2>/dev/null || true' EXIT
   sleep 1
-  echo "== run $run/$runs: $tables tables, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "== run $run/$runs: $tables tables, $computers computer seats each, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   "$bin/jass-loadgen" --server "http://127.0.0.1:$port" --tables "$tables" \
-    --think-ms "$think" --duration "$duration" --server-pid "$pid" || true
+    --think-ms "$think" --duration "$duration" --computers "$computers" --server-pid "$pid" || true
   echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
   kill "$pid"; wait "$pid" 2>/dev/null || true
   trap - EXIT

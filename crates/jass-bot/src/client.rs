@@ -96,6 +96,15 @@ impl Connection {
         Ok(Self { ws, welcome })
     }
 
+    /// Sends one message before play (e.g. the host's `add_computer` in the lobby);
+    /// its answer is read, and ignored, by [`Connection::play`].
+    ///
+    /// # Errors
+    /// The network.
+    pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), BotError> {
+        send(&mut self.ws, msg).await
+    }
+
     /// Plays the seat until the game is over (unless `config.policy.rematch`), the
     /// server closes, or `stop` completes (then the socket is closed normally).
     ///

@@ -16,15 +16,30 @@ use crate::http::Server;
 /// # Errors
 /// Any refused or failed HTTP call.
 pub async fn seat_four(server: &Server, create: &CreateTable) -> Result<[Joined; 4], BotError> {
+    let seats = seat_humans(server, create, 4).await?;
+    seats.try_into().map_err(|_| BotError::Protocol("four seats expected".into()))
+}
+
+/// Creates a table with `create` (the host at seat 0) and joins seats 1 to
+/// `humans - 1` like [`seat_four`]; the seats after them stay free (for computers).
+/// `humans` is clamped to 1..=4.
+///
+/// # Errors
+/// Any refused or failed HTTP call.
+pub async fn seat_humans(
+    server: &Server,
+    create: &CreateTable,
+    humans: usize,
+) -> Result<Vec<Joined>, BotError> {
     let host = server.create_table(create).await?;
     let mut seats = vec![host];
-    for n in 1..4u8 {
+    for n in 1..humans.clamp(1, 4) as u8 {
         let name = format!("{}-{n}", create.name.chars().take(20).collect::<String>());
         let seat = jass_engine::Seat::new(n);
         let table = seats[0].table.clone();
         seats.push(server.join_table(&table, &JoinTable { name, seat }).await?);
     }
-    seats.try_into().map_err(|_| BotError::Protocol("four seats expected".into()))
+    Ok(seats)
 }
 
 /// What a filled table ended with.

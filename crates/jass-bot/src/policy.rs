@@ -58,10 +58,11 @@ pub fn weis_to_declare(game: &SeatView, options: &Options) -> Vec<CardSet> {
     out
 }
 
-/// Whether the lobby is ready for the host to start: four seated players, all online.
+/// Whether the lobby is ready for the host to start: four seated players, each online
+/// or a computer (which has no connection).
 #[must_use]
 pub fn lobby_ready(view: &TableView) -> bool {
-    view.seats.iter().all(|s| s.name.is_some() && s.connected)
+    view.seats.iter().all(|s| s.name.is_some() && (s.connected || s.computer))
 }
 
 impl Policy {

@@ -1,28 +1,74 @@
 //! Computer players at the tables (issue 14). A table actor owns its computers'
-//! memories, but their decisions run here: on tokio's blocking threads, at most one
-//! per core at a time, so a decision never blocks a table actor or a socket task.
-//! The answer comes back to the actor as a [`Thought`] and goes through the same
-//! checks, store and `apply` as a human's action.
+//! memories, but their decisions run here, off the async runtime, so a decision never
+//! blocks a table actor or a socket task. The answer comes back to the actor as a
+//! [`Thought`] and goes through the same checks, store and `apply` as a human's action.
+//!
+//! Under load the computers give way to the humans (issue 14 point 6, the load bench
+//! with a computer at every table): they think on their own threads, one fewer than
+//! the machine's cores so that the runtime always has one, at the scheduler's idle
+//! priority (they only get a core that nothing else wants, and a socket task that
+//! wakes up takes it back at once), and each decision's budget shrinks with the queue
+//! behind it, down to a cheap decision of a few playouts, so the queue drains and the
+//! tables keep moving.
 
-use std::sync::Arc;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use jass_ai::Computer;
 use jass_engine::{Action, Seat, SeatView};
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Semaphore, oneshot};
 use tokio::time::Instant;
+
+use crate::stats::ComputerStats;
 
 /// How the computers of every table think.
 #[derive(Debug)]
 pub(crate) struct Pool {
-    /// One permit per decision running at once (the machine's cores).
-    permits: Semaphore,
-    /// Budget of one decision.
+    /// The budget of one decision when nothing waits behind it.
     config: jass_ai::Config,
+    /// The cheapest decision under load: playouts, at least.
+    min_playouts: u32,
     /// The longest pause before a computer's move is shown: it pauses as its player
     /// suggests (`Computer::think_time`: longer for a contract, none for a forced
     /// card), up to this; zero in tests.
     think: Duration,
+    /// Where decisions run.
+    runner: Runner,
+    /// Decisions, their times and how many were cut down, for `/api/stats`.
+    stats: Arc<ComputerStats>,
+}
+
+/// Where decisions run.
+#[derive(Debug)]
+enum Runner {
+    /// The pool's own threads, fed through a queue.
+    Threads {
+        /// The queue; its receiver is shared by the threads.
+        jobs: mpsc::Sender<Job>,
+        /// Decisions asked for and not yet taken up by a thread.
+        queued: Arc<AtomicUsize>,
+    },
+    /// The runtime's blocking threads, at most one decision per permit at once. Used
+    /// with no think pause (tests): tokio does not advance a paused test clock while a
+    /// blocking task runs, so a test's timers wait for the decision as they would in
+    /// real time, which they would not for a thread of the pool's own.
+    Blocking(Semaphore),
+}
+
+/// One decision asked for.
+struct Job {
+    computer: Box<Computer>,
+    view: SeatView,
+    asked: std::time::Instant,
+    answer: oneshot::Sender<(Box<Computer>, Option<Action>)>,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job").field("seat", &self.computer.seat()).finish_non_exhaustive()
+    }
 }
 
 /// A decision coming back to its table.
@@ -38,10 +84,38 @@ pub(crate) struct Thought {
     pub(crate) action: Option<Action>,
 }
 
+/// How a pool is set up.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    /// Threads deciding at once.
+    pub(crate) threads: usize,
+    /// The budget of an unhurried decision.
+    pub(crate) config: jass_ai::Config,
+    /// The cheapest decision under load.
+    pub(crate) min_playouts: u32,
+    /// The longest think pause (zero: decide on the runtime's blocking threads).
+    pub(crate) think: Duration,
+}
+
 impl Pool {
-    /// A pool running at most `threads` decisions at once.
-    pub(crate) fn new(threads: usize, config: jass_ai::Config, think: Duration) -> Self {
-        Self { permits: Semaphore::new(threads.max(1)), config, think }
+    /// A pool with `settings.threads` threads (at least one) of its own at idle
+    /// priority, or, without a think pause, on the runtime's blocking threads.
+    pub(crate) fn new(settings: Settings, stats: Arc<ComputerStats>) -> Self {
+        let threads = settings.threads.max(1);
+        stats.set_threads(threads);
+        let runner = if settings.think.is_zero() {
+            Runner::Blocking(Semaphore::new(threads))
+        } else {
+            spawn_threads(threads, settings, &stats)
+                .unwrap_or_else(|| Runner::Blocking(Semaphore::new(threads)))
+        };
+        Self {
+            config: settings.config,
+            min_playouts: settings.min_playouts,
+            think: settings.think,
+            runner,
+            stats,
+        }
     }
 
     /// A new computer for `seat` at a table with `options`.
@@ -50,47 +124,236 @@ impl Pool {
         Box::new(Computer::new(seat, options, config))
     }
 
-    /// Asks `computer` what to do in `view`; the answer arrives on `reply`.
+    /// Asks `computer` what to do in `view`; the answer arrives on `reply`, after the
+    /// computer's think pause (counted from now, so time spent in the queue is part of
+    /// it).
     pub(crate) fn think(
         self: &Arc<Self>,
-        mut computer: Box<Computer>,
+        computer: Box<Computer>,
         view: SeatView,
         on: u64,
-        reply: mpsc::Sender<Thought>,
+        reply: tokio::sync::mpsc::Sender<Thought>,
     ) {
         let pool = Arc::clone(self);
         let seat = computer.seat();
         let pause = computer.think_time(&view).min(self.think);
         tokio::spawn(async move {
             let asked = Instant::now();
-            let (computer, action) = match pool.permits.acquire().await {
-                Ok(_permit) => {
-                    // Every thread busy: think less, so tables under load keep moving.
-                    let busy = pool.permits.available_permits() == 0;
-                    computer.config_mut().time_budget =
-                        pool.config.time_budget.map(|b| if busy { b / 4 } else { b });
-                    let decided = tokio::task::spawn_blocking(move || {
-                        let action = computer.decide(&view);
-                        (computer, action)
-                    })
-                    .await;
-                    match decided {
-                        Ok((c, a)) => (Some(c), a),
-                        Err(e) => {
-                            tracing::warn!(%seat, error = %e, "a computer's decision failed");
-                            (None, None)
-                        }
-                    }
+            let (computer, action) = match pool.decide(computer, view).await {
+                Some((c, a)) => (Some(c), a),
+                None => {
+                    pool.stats.failed();
+                    tracing::warn!(%seat, "a computer's decision failed");
+                    (None, None)
                 }
-                Err(_) => (None, None),
             };
             tokio::time::sleep_until(asked + pause).await;
             let _ = reply.send(Thought { seat, on, computer, action }).await;
         });
     }
+
+    /// Runs one decision where the pool runs them; `None` if it failed.
+    async fn decide(
+        &self,
+        computer: Box<Computer>,
+        view: SeatView,
+    ) -> Option<(Box<Computer>, Option<Action>)> {
+        let asked = std::time::Instant::now();
+        match &self.runner {
+            Runner::Threads { jobs, queued } => {
+                let (answer, answered) = oneshot::channel();
+                queued.fetch_add(1, Ordering::Relaxed);
+                if jobs.send(Job { computer, view, asked, answer }).is_err() {
+                    queued.fetch_sub(1, Ordering::Relaxed);
+                    return None;
+                }
+                answered.await.ok()
+            }
+            Runner::Blocking(permits) => {
+                let _permit = permits.acquire().await.ok()?;
+                // Every thread busy: as if one waited behind this decision.
+                let waiting = usize::from(permits.available_permits() == 0);
+                let (base, min, stats) = (self.config, self.min_playouts, Arc::clone(&self.stats));
+                tokio::task::spawn_blocking(move || {
+                    let mut computer = computer;
+                    let action = run(&mut computer, &view, Budget { base, min, waiting }, asked, &stats);
+                    (computer, action)
+                })
+                .await
+                .ok()
+            }
+        }
+    }
+}
+
+/// Starts the pool's threads; `None` if not one could be started.
+fn spawn_threads(threads: usize, settings: Settings, stats: &Arc<ComputerStats>) -> Option<Runner> {
+    let (jobs, rx) = mpsc::channel::<Job>();
+    let rx = Arc::new(Mutex::new(rx));
+    let queued = Arc::new(AtomicUsize::new(0));
+    let mut started = 0;
+    for n in 0..threads {
+        let (rx, queued, stats) = (Arc::clone(&rx), Arc::clone(&queued), Arc::clone(stats));
+        let (base, min) = (settings.config, settings.min_playouts);
+        let spawned = std::thread::Builder::new()
+            .name(format!("jass-computer-{n}"))
+            .spawn(move || worker(&rx, &queued, base, min, &stats));
+        match spawned {
+            Ok(_) => started += 1,
+            Err(e) => tracing::warn!(error = %e, "cannot start a computer thread"),
+        }
+    }
+    (started > 0).then_some(Runner::Threads { jobs, queued })
+}
+
+/// One of the pool's threads: takes decisions from the queue until the pool is gone
+/// (its sender dropped).
+fn worker(
+    jobs: &Mutex<mpsc::Receiver<Job>>,
+    queued: &AtomicUsize,
+    base: jass_ai::Config,
+    min: u32,
+    stats: &ComputerStats,
+) {
+    lower_priority();
+    loop {
+        let job = {
+            let rx = jobs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            rx.recv()
+        };
+        let Ok(Job { mut computer, view, asked, answer }) = job else { return };
+        let waiting = queued.fetch_sub(1, Ordering::Relaxed).saturating_sub(1);
+        // A panic in a decision must not take the thread with it: the table gets no
+        // answer for this one (the actor sees a failed decision) and the thread goes on.
+        let decided = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            run(&mut computer, &view, Budget { base, min, waiting }, asked, stats)
+        }));
+        if let Ok(action) = decided {
+            let _ = answer.send((computer, action));
+        }
+    }
+}
+
+/// Puts the calling thread at the scheduler's idle priority (Linux `SCHED_IDLE`): it
+/// runs only on a core nothing else wants. Without it (another system, or refused)
+/// the computers still run, at normal priority.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        use thread_priority::unix::{
+            NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy,
+            thread_native_id,
+        };
+        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+        if let Err(e) =
+            set_thread_priority_and_policy(thread_native_id(), thread_priority::ThreadPriority::Min, idle)
+        {
+            tracing::warn!(error = ?e, "computer threads run at normal priority");
+        }
+    }
+}
+
+/// What one decision may spend.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    /// The unhurried budget.
+    base: jass_ai::Config,
+    /// Playouts, at least.
+    min: u32,
+    /// Decisions waiting behind this one.
+    waiting: usize,
+}
+
+impl Budget {
+    /// The playouts and time of this decision: the base divided by one more than the
+    /// decisions waiting behind it, so a queue of n drains in about one unhurried
+    /// decision's time; never below `min` playouts (and a millisecond). Also whether
+    /// that cut anything.
+    fn shrunk(self) -> (u32, Option<Duration>, bool) {
+        let share = u32::try_from(self.waiting.saturating_add(1)).unwrap_or(u32::MAX);
+        let min = self.min.min(self.base.playouts);
+        let playouts = (self.base.playouts / share).max(min);
+        let time = self.base.time_budget.map(|b| (b / share).max(Duration::from_millis(1)).min(b));
+        (playouts, time, playouts < self.base.playouts)
+    }
+}
+
+/// Decides with the budget, and records the decision's wall time (since `asked`) and
+/// CPU time.
+fn run(
+    computer: &mut Computer,
+    view: &SeatView,
+    budget: Budget,
+    asked: std::time::Instant,
+    stats: &ComputerStats,
+) -> Option<Action> {
+    let (playouts, time, cut) = budget.shrunk();
+    let config = computer.config_mut();
+    config.playouts = playouts;
+    config.time_budget = time;
+    let cpu = cpu_time::ThreadTime::try_now().ok();
+    let action = computer.decide(view);
+    let cpu = cpu.and_then(|c| c.try_elapsed().ok());
+    stats.decided(asked.elapsed(), cpu, cut, action.is_some());
+    action
 }
 
 /// Whether a view asks its seat for a decision now.
 pub(crate) fn due(view: &SeatView) -> bool {
     view.result.is_none() && (view.to_act == view.seat || view.allowed.stoeck)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(waiting: usize) -> (u32, Option<Duration>, bool) {
+        let base = jass_ai::Config {
+            playouts: 2_000,
+            time_budget: Some(Duration::from_millis(300)),
+            ..Default::default()
+        };
+        Budget { base, min: 200, waiting }.shrunk()
+    }
+
+    // Issue 14 point 6: the budget shrinks with the queue, down to a cheap decision.
+    #[test]
+    fn the_budget_shrinks_with_the_queue_down_to_the_cheapest_decision() {
+        assert_eq!(budget(0), (2_000, Some(Duration::from_millis(300)), false));
+        assert_eq!(budget(1), (1_000, Some(Duration::from_millis(150)), true));
+        assert_eq!(budget(9), (200, Some(Duration::from_millis(30)), true));
+        assert_eq!(budget(10_000), (200, Some(Duration::from_millis(1)), true));
+    }
+
+    // Issue 14 point 6: decisions on the pool's own threads come back, and are counted
+    // with their times.
+    #[tokio::test]
+    async fn the_pools_own_threads_decide_and_count_their_decisions() {
+        let stats = Arc::new(ComputerStats::default());
+        let settings = Settings {
+            threads: 1,
+            config: jass_ai::Config { playouts: 50, ..Default::default() },
+            min_playouts: 10,
+            think: Duration::from_millis(1),
+        };
+        let pool = Arc::new(Pool::new(settings, Arc::clone(&stats)));
+        assert!(matches!(pool.runner, Runner::Threads { .. }));
+        let options = jass_engine::Options::default();
+        let Ok(game) = jass_engine::Game::new(options, jass_engine::Seed([7; 32])) else {
+            panic!("a game with the default options");
+        };
+        let Some(seat) = game.to_act() else { panic!("someone chooses first") };
+        let (tx, mut rx) = tokio::sync::mpsc::channel(8);
+        for _ in 0..3 {
+            let view = game.view(jass_engine::Viewer::Seat(seat));
+            pool.think(pool.computer(seat, options), view, 1, tx.clone());
+        }
+        for _ in 0..3 {
+            let thought = tokio::time::timeout(Duration::from_secs(30), rx.recv()).await;
+            let Ok(Some(t)) = thought else { panic!("no answer") };
+            assert!(t.computer.is_some() && t.action.is_some(), "{t:?}");
+        }
+        let snap = stats.snapshot();
+        assert_eq!((snap.decisions, snap.failed, snap.threads), (3, 0, 1));
+    }
 }

@@ -93,9 +93,14 @@ pub struct Config {
     pub max_spectators: usize,
     /// Playouts a computer player may run for one decision.
     pub computer_playouts: u32,
-    /// Wall time a computer player may think for one decision (a quarter of it
-    /// while every core is thinking for some table).
+    /// Wall time a computer player may think for one decision; it shrinks with the
+    /// decisions waiting behind it (as `computer_playouts` does).
     pub computer_time_budget: Duration,
+    /// The cheapest decision under load: playouts, at least, however long the queue.
+    pub computer_min_playouts: u32,
+    /// Threads the computers think on, at idle priority; 0: one fewer than the cores
+    /// (at least one), so the async runtime always has a core.
+    pub computer_threads: usize,
     /// The longest pause a computer takes before its move is shown (it pauses like a
     /// person: longer for a contract, none for a forced card).
     pub computer_think: Duration,
@@ -146,6 +151,8 @@ impl Default for Config {
             max_spectators: 32,
             computer_playouts: 2_000,
             computer_time_budget: Duration::from_millis(300),
+            computer_min_playouts: 200,
+            computer_threads: 0,
             computer_think: Duration::from_secs(2),
             max_spectators_per_ip: 4,
             finished_retention: Duration::from_secs(30 * 24 * 60 * 60),

@@ -206,15 +206,23 @@ pub async fn run_restoring(
         request_burst: config.http_rate_burst,
         request_rate: config.http_rate_per_second,
     }));
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let stats = stats::Stats::new();
     let computers = Arc::new(computer::Pool::new(
-        threads,
-        jass_ai::Config {
-            playouts: config.computer_playouts,
-            time_budget: Some(config.computer_time_budget),
-            ..jass_ai::Config::default()
+        computer::Settings {
+            threads: match config.computer_threads {
+                0 => cores.saturating_sub(1).max(1),
+                n => n,
+            },
+            config: jass_ai::Config {
+                playouts: config.computer_playouts,
+                time_budget: Some(config.computer_time_budget),
+                ..jass_ai::Config::default()
+            },
+            min_playouts: config.computer_min_playouts,
+            think: config.computer_think,
         },
-        config.computer_think,
+        Arc::clone(&stats.computers),
     ));
     let web = match &config.web_dir {
         Some(dir) => web::Web::dir(dir)
@@ -232,7 +240,7 @@ pub async fn run_restoring(
         guards: coordinator.guards(),
         next_conn: AtomicU64::new(1),
         per_ip,
-        stats: stats::Stats::new(),
+        stats,
     });
     restore_tables(&app, tables).await;
     let router = http::router(Arc::clone(&app));

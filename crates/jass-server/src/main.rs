@@ -92,6 +92,14 @@ struct Args {
     /// Milliseconds a computer player may think for one decision (default 300).
     #[arg(long, env = "JASS_COMPUTER_BUDGET_MS")]
     computer_budget_ms: Option<u64>,
+    /// Fewest playouts of a computer's decision when the queue cuts its budget
+    /// (default 200).
+    #[arg(long, env = "JASS_COMPUTER_MIN_PLAYOUTS")]
+    computer_min_playouts: Option<u32>,
+    /// Threads the computer players think on, at idle priority (default 0: one fewer
+    /// than the cores, at least one).
+    #[arg(long, env = "JASS_COMPUTER_THREADS")]
+    computer_threads: Option<usize>,
     /// Longest pause in milliseconds before a computer's move is shown (default 2000;
     /// 0 plays at once).
     #[arg(long, env = "JASS_COMPUTER_THINK_MS")]
@@ -190,6 +198,8 @@ impl Args {
                 .computer_budget_ms
                 .map_or(d.computer_time_budget, std::time::Duration::from_millis),
             computer_think: self.computer_think_ms.map_or(d.computer_think, std::time::Duration::from_millis),
+            computer_min_playouts: self.computer_min_playouts.unwrap_or(d.computer_min_playouts),
+            computer_threads: self.computer_threads.unwrap_or(d.computer_threads),
             max_held_tables_per_ip: self.max_held_tables_per_ip.unwrap_or(d.max_held_tables_per_ip),
             max_spectators: self.max_spectators.unwrap_or(d.max_spectators),
             max_spectators_per_ip: self.max_spectators_per_ip.unwrap_or(d.max_spectators_per_ip),

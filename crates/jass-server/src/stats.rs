@@ -3,9 +3,9 @@
 //! frame) pay one relaxed add and no lock.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use jass_protocol::{ClientMsg, ErrorCode};
 use serde::Serialize;
@@ -54,6 +54,8 @@ pub(crate) struct Stats {
     pub(crate) http_rate_limited: AtomicU64,
     /// State-changing requests refused for their `Content-Type` (415) or `Origin` (403).
     pub(crate) cross_site_refusals: AtomicU64,
+    /// The computer players' decisions; shared with their pool, which writes it.
+    pub(crate) computers: Arc<ComputerStats>,
 }
 
 /// Adds one to a counter.
@@ -93,6 +95,7 @@ impl Stats {
             http_timeouts: AtomicU64::new(0),
             http_rate_limited: AtomicU64::new(0),
             cross_site_refusals: AtomicU64::new(0),
+            computers: Arc::new(ComputerStats::default()),
         }
     }
 
@@ -151,6 +154,7 @@ impl Stats {
             http_timeouts: get(&self.http_timeouts),
             http_rate_limited: get(&self.http_rate_limited),
             cross_site_refusals: get(&self.cross_site_refusals),
+            computers: self.computers.snapshot(),
             store,
         }
     }
@@ -179,5 +183,140 @@ pub(crate) struct Snapshot {
     http_timeouts: u64,
     http_rate_limited: u64,
     cross_site_refusals: u64,
+    computers: ComputersSnapshot,
     store: Option<jass_store::Metrics>,
+}
+
+/// The computer players' decisions (issue 14 point 6), for `/api/stats`: what an
+/// operator needs to see whether they keep up and what they cost. Written by the
+/// deciding threads, never by the runtime's, so the histograms' lock is no cost to a
+/// socket task.
+#[derive(Debug)]
+pub(crate) struct ComputerStats {
+    /// Threads deciding at once.
+    threads: AtomicU64,
+    /// Decisions made.
+    decisions: AtomicU64,
+    /// Of those, decided on a smaller budget because others waited behind them.
+    cut: AtomicU64,
+    /// Decisions that never came back (their thread failed).
+    failed: AtomicU64,
+    /// Asks that found nothing to do (e.g. Stöck it may announce later); not in the
+    /// decisions or their times.
+    idle: AtomicU64,
+    /// Microseconds from asking to the answer (queue and thinking, without the
+    /// deliberate think pause), and CPU microseconds of the deciding thread.
+    /// (`None` only if the histograms could not be made.)
+    times: Mutex<Option<DecisionTimes>>,
+}
+
+/// The two histograms of [`ComputerStats`].
+#[derive(Debug)]
+struct DecisionTimes {
+    wall: hdrhistogram::Histogram<u64>,
+    cpu: hdrhistogram::Histogram<u64>,
+}
+
+impl Default for ComputerStats {
+    fn default() -> Self {
+        // Two significant digits from 1 µs to an hour (longer counts as an hour).
+        let histogram = || hdrhistogram::Histogram::new_with_bounds(1, 3_600_000_000, 2);
+        let times = histogram().and_then(|wall| Ok(DecisionTimes { cpu: histogram()?, wall })).ok();
+        Self {
+            threads: AtomicU64::new(0),
+            decisions: AtomicU64::new(0),
+            cut: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            idle: AtomicU64::new(0),
+            times: Mutex::new(times),
+        }
+    }
+}
+
+impl ComputerStats {
+    /// Records how many threads decide.
+    pub(crate) fn set_threads(&self, n: usize) {
+        self.threads.store(u64::try_from(n).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    /// Counts a decision that never came back.
+    pub(crate) fn failed(&self) {
+        bump(&self.failed);
+    }
+
+    /// Counts a decision: its wall time since it was asked for, its thread's CPU time
+    /// (if the system tells it) and whether load cut its budget; an ask that found
+    /// nothing to do (`acted` false) only as such.
+    pub(crate) fn decided(&self, wall: Duration, cpu: Option<Duration>, cut: bool, acted: bool) {
+        if !acted {
+            bump(&self.idle);
+            return;
+        }
+        bump(&self.decisions);
+        if cut {
+            bump(&self.cut);
+        }
+        let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX).max(1);
+        let mut times = self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(times) = times.as_mut() {
+            times.wall.saturating_record(micros(wall));
+            if let Some(cpu) = cpu {
+                times.cpu.saturating_record(micros(cpu));
+            }
+        }
+    }
+
+    /// The `computers` object of `/api/stats`.
+    pub(crate) fn snapshot(&self) -> ComputersSnapshot {
+        let times = self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        ComputersSnapshot {
+            threads: get(&self.threads),
+            decisions: get(&self.decisions),
+            cut: get(&self.cut),
+            failed: get(&self.failed),
+            idle: get(&self.idle),
+            wall_ms: times.as_ref().map(|t| Percentiles::of(&t.wall)),
+            cpu_ms: times.as_ref().map(|t| Percentiles::of(&t.cpu)),
+        }
+    }
+}
+
+/// The `computers` object of `/api/stats`: totals since the server started.
+#[derive(Debug, Serialize)]
+pub(crate) struct ComputersSnapshot {
+    /// Threads deciding at once.
+    pub(crate) threads: u64,
+    /// Decisions made.
+    pub(crate) decisions: u64,
+    /// Of those, cut down by load (a smaller budget).
+    pub(crate) cut: u64,
+    /// Decisions that failed.
+    pub(crate) failed: u64,
+    /// Asks that found nothing to do.
+    pub(crate) idle: u64,
+    /// Time from asking to the answer, without the think pause.
+    wall_ms: Option<Percentiles>,
+    /// CPU time of the deciding thread.
+    cpu_ms: Option<Percentiles>,
+}
+
+/// Percentiles of a histogram of microseconds, in milliseconds.
+#[derive(Debug, Serialize)]
+struct Percentiles {
+    p50: f64,
+    p99: f64,
+    max: f64,
+    mean: f64,
+}
+
+impl Percentiles {
+    fn of(h: &hdrhistogram::Histogram<u64>) -> Self {
+        let ms = |us: u64| us as f64 / 1000.0;
+        Self {
+            p50: ms(h.value_at_quantile(0.5)),
+            p99: ms(h.value_at_quantile(0.99)),
+            max: ms(h.max()),
+            mean: h.mean() / 1000.0,
+        }
+    }
 }

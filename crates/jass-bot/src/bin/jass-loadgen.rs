@@ -24,6 +24,12 @@
 //!     --server http://127.0.0.1:8080 --tables 500 --think-ms 100 --rounds 15 --duration 600
 //! ```
 //!
+//! With `--computers N` the host puts a computer in each table's last N seats
+//! (`add_computer` before `start`) and only the other seats get sockets; the latency
+//! figures are then the human seats' alone, and the report adds the server's computer
+//! decisions from `/api/stats` (count, wall and CPU time per decision, how many were
+//! cut down by load).
+//!
 //! Bounded on purpose: loopback servers only, at most 5,000 tables and 600 s of play;
 //! it stops by itself and closes every socket.
 
@@ -36,10 +42,10 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use jass_bot::BotError;
 use jass_bot::client::{BotConfig, Connection, Observer};
-use jass_bot::fill::seat_four;
+use jass_bot::fill::seat_humans;
 use jass_bot::http::Server;
 use jass_bot::policy::{Policy, cards_played};
-use jass_engine::Preset;
+use jass_engine::{Preset, Seat};
 use jass_protocol::http::{CreateTable, Joined};
 use jass_protocol::{ClientMsg, ErrorCode, TableView};
 use rand::SeedableRng;
@@ -62,7 +68,7 @@ struct Args {
     /// The server's base URL (loopback only).
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     server: String,
-    /// Tables to open (4 sockets each).
+    /// Tables to open (4 sockets each, fewer with `--computers`).
     #[arg(long, default_value_t = 100)]
     tables: usize,
     /// Each seat acts this long after its turn comes (1000 ≈ one action per second per table).
@@ -85,6 +91,10 @@ struct Args {
     /// memory per table after round 1 and after this round; `--duration` bounds the wait.
     #[arg(long)]
     rounds: Option<u32>,
+    /// Computer seats per table (0–3): the host adds them in the last seats before
+    /// the start; only the other seats are played (and timed) over sockets.
+    #[arg(long, default_value_t = 0)]
+    computers: usize,
 }
 
 fn main() -> ExitCode {
@@ -265,13 +275,16 @@ async fn run(args: Args) -> Result<bool, BotError> {
         || args.tables > MAX_TABLES
         || args.duration > MAX_DURATION_S
         || args.rounds.is_some_and(|n| !(1..=MAX_ROUNDS).contains(&n))
+        || args.computers > 3
     {
         return Err(BotError::Usage(format!(
-            "--tables 1..={MAX_TABLES}, --duration 0..={MAX_DURATION_S} seconds, --rounds 1..={MAX_ROUNDS}"
+            "--tables 1..={MAX_TABLES}, --duration 0..={MAX_DURATION_S} seconds, --rounds 1..={MAX_ROUNDS}, \
+             --computers 0..=3"
         )));
     }
-    let sockets = args.tables * 4;
-    // 4 sockets per table plus HTTP calls and slack: raise the soft limit to the hard one.
+    let humans = 4 - args.computers;
+    let sockets = args.tables * humans;
+    // A socket per human seat plus HTTP calls and slack: raise the soft limit to the hard one.
     let limit = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(0);
     if limit < sockets as u64 + 256 {
         eprintln!("warning: open-file limit {limit} is below the {sockets} sockets needed");
@@ -310,10 +323,10 @@ async fn run(args: Args) -> Result<bool, BotError> {
         let (server, create, gate) = (server.clone(), create.clone(), gate.clone());
         set.spawn(async move {
             let _permit = gate.acquire_owned().await;
-            seat_four(&server, &create).await
+            seat_humans(&server, &create, humans).await
         });
     }
-    let mut tables: Vec<[Joined; 4]> = Vec::with_capacity(args.tables);
+    let mut tables: Vec<Vec<Joined>> = Vec::with_capacity(args.tables);
     let mut setup_errors = 0;
     while let Some(r) = set.join_next().await {
         match r {
@@ -339,12 +352,24 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let gate = Arc::new(Semaphore::new(args.connect_concurrency.max(1)));
     let mut set = JoinSet::new();
     for (ti, t) in tables.iter().enumerate() {
-        for j in t {
+        for (si, j) in t.iter().enumerate() {
             let (server, gate, table, token) =
                 (server.clone(), gate.clone(), j.table.clone(), j.token.clone());
             set.spawn(async move {
                 let _permit = gate.acquire_owned().await;
-                (ti, Connection::open(&server, &table, Some(&token)).await)
+                let mut conn = Connection::open(&server, &table, Some(&token)).await;
+                // The host fills the seats left free with computers before it starts.
+                if si == 0
+                    && let Ok(c) = &mut conn
+                {
+                    for seat in Seat::ALL.into_iter().skip(humans) {
+                        let id = Some(1_000 + seat.index() as u64);
+                        if let Err(e) = c.send(&ClientMsg::AddComputer { seat, id }).await {
+                            return (ti, Err(e));
+                        }
+                    }
+                }
+                (ti, conn)
             });
         }
     }
@@ -384,7 +409,8 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let cpu_self_0 = cpu_ticks("self");
     let sched_server_0 = pid.and_then(|p| sched_ns(&p.to_string()));
     let sched_self_0 = sched_ns("self");
-    let store_0 = server.stats().await.ok().map(|s| s["store"].clone());
+    let stats_0 = server.stats().await.ok();
+    let store_0 = stats_0.as_ref().map(|s| s["store"].clone());
     // `--rounds`: the seats stop when the readings are taken (or at the deadline).
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let mut set = JoinSet::new();
@@ -498,7 +524,12 @@ async fn run(args: Args) -> Result<bool, BotError> {
         args.think_ms,
         played_for
     );
-    println!("setup (HTTP create + 3 joins per table): {:.2} s, {setup_errors} failed", setup.as_secs_f64());
+    println!(
+        "setup (HTTP create + {} joins per table{}): {:.2} s, {setup_errors} failed",
+        humans - 1,
+        if args.computers > 0 { format!(", {} computer seats", args.computers) } else { String::new() },
+        setup.as_secs_f64()
+    );
     println!(
         "ramp (all sockets connected and welcomed): {:.2} s, {connect_errors} failed",
         ramp.as_secs_f64()
@@ -550,9 +581,15 @@ async fn run(args: Args) -> Result<bool, BotError> {
             );
         }
     }
-    let store_1 = server.stats().await.ok().map(|s| s["store"].clone());
+    let stats_1 = server.stats().await.ok();
+    let store_1 = stats_1.as_ref().map(|s| s["store"].clone());
     if let (Some(a), Some(b)) = (&store_0, &store_1)
         && let Some(line) = store_line(a, b, played_for)
+    {
+        println!("{line}");
+    }
+    if let (Some(a), Some(b)) = (&stats_0, &stats_1)
+        && let Some(line) = computers_line(&a["computers"], &b["computers"], played_for)
     {
         println!("{line}");
     }
@@ -676,5 +713,28 @@ fn store_line(before: &serde_json::Value, after: &serde_json::Value, secs: f64) 
         writes as f64 / commits.max(1) as f64,
         micros as f64 / 1000.0 / commits.max(1) as f64,
         hist.join(",")
+    ))
+}
+
+/// The computers' decisions during play, from two `/api/stats` answers (`None` if the
+/// server does not report them). The times are the server's percentiles since it
+/// started, which in a bench run is the play.
+fn computers_line(before: &serde_json::Value, after: &serde_json::Value, secs: f64) -> Option<String> {
+    let delta = |key: &str| Some(after[key].as_u64()?.saturating_sub(before[key].as_u64()?));
+    let (decisions, cut, idle) = (delta("decisions")?, delta("cut")?, delta("idle").unwrap_or(0));
+    let ms = |group: &str, key: &str| after[group][key].as_f64().unwrap_or(f64::NAN);
+    Some(format!(
+        "computer decisions: {decisions} ({:.0}/s), {cut} cut down by load ({:.1} %), {idle} asks with \
+         nothing to do, on {} threads; wall (asked to answered, without the think pause) p50 {:.3} ms, \
+         p99 {:.3} ms, max {:.3} ms; CPU per decision p50 {:.3} ms, p99 {:.3} ms, mean {:.3} ms",
+        decisions as f64 / secs,
+        cut as f64 * 100.0 / decisions.max(1) as f64,
+        after["threads"].as_u64().unwrap_or(0),
+        ms("wall_ms", "p50"),
+        ms("wall_ms", "p99"),
+        ms("wall_ms", "max"),
+        ms("cpu_ms", "p50"),
+        ms("cpu_ms", "p99"),
+        ms("cpu_ms", "mean"),
     ))
 }

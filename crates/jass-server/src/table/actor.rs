@@ -518,6 +518,7 @@ impl TableActor {
         if !self.computer_plays(t.seat) {
             return;
         }
+        let nothing_to_do = t.action.is_none() && t.on == self.state.game_version;
         let played = match t.action {
             Some(action) if t.on == self.state.game_version => {
                 match self.act(t.seat, Some(t.on), action, true).await {
@@ -530,7 +531,9 @@ impl TableActor {
             }
             _ => false,
         };
-        if !played {
+        // Nothing to do on the current view (Stöck it may announce later): the next
+        // change prompts it again; asking at once would spin (issue 14, load bench).
+        if !played && !nothing_to_do {
             self.prompt_computers();
         }
     }
