@@ -172,3 +172,53 @@ async fn computers_come_back_after_a_restart_and_finish_the_game() {
     assert!(human.view().seats.iter().skip(1).all(|s| s.computer), "the computer seats are back");
     play_out(&mut human).await;
 }
+
+// Issue 14 (found by the load bench): a computer whose answer was "nothing to do" on the
+// current view was asked again at once, in a loop, for as long as a human took to move.
+// An invariant check rather than a reproduction (these games did not hit the view that
+// looped in the bench): with the human taking 40 ms per decision for three games, every
+// ask with nothing to do comes from a change of the table, at most one per computer and
+// change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computer_with_nothing_to_do_is_not_asked_again_until_the_table_changes() {
+    let (server, _, _, mut human) = human_and_three_computers().await;
+    let id = Some(human.id());
+    human.request(ClientMsg::Start { id }).await.unwrap();
+    for game in 0..3 {
+        for _ in 0..5_000 {
+            let g = human.view().game.clone().unwrap();
+            if g.result.is_some() {
+                break;
+            }
+            if g.to_act == g.seat {
+                tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+                human.roundtrip(1).await;
+                let g = human.view().game.clone().unwrap();
+                let team = g.seat.unwrap().team().index();
+                let id = Some(human.id());
+                let version = Some(human.version());
+                let msg = if g.allowed.bedanke && g.totals[team] >= human.view().options.target {
+                    ClientMsg::Bedanke { version: None, id }
+                } else if g.allowed.choose {
+                    ClientMsg::Choose { contract: Contract::Obenabe, version, id }
+                } else {
+                    let card = g.allowed.cards.first().unwrap();
+                    ClientMsg::Play { card, weis: Vec::new(), stoeck: false, version, id }
+                };
+                let _ = human.request(msg).await;
+            } else {
+                human.next().await;
+            }
+        }
+        if game < 2 {
+            let id = Some(human.id());
+            human.request(ClientMsg::Rematch { id }).await.unwrap();
+            human.wait_view(|v| v.game.as_ref().is_some_and(|g| g.result.is_none())).await;
+        }
+    }
+    let (_, body) = server.http("GET", "/api/stats", None).await;
+    let stats: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let idle = stats["computers"]["idle"].as_u64().unwrap();
+    let versions = human.version();
+    assert!(idle <= 3 * versions, "{idle} asks with nothing to do over {versions} changes: a loop");
+}
