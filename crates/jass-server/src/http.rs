@@ -207,7 +207,7 @@ async fn create(
     }
     let options =
         options_from(req.preset, req.options.as_ref()).map_err(|e| Refusal::new(ErrorCode::BadOptions, e))?;
-    if app.shutdown.is_stopping() {
+    if app.shutdown.is_cancelled() {
         return Err(busy("tables"));
     }
     if !app.registry.has_room() {

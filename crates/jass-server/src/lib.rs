@@ -56,7 +56,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use crate::registry::Registry;
-use crate::shutdown::{Coordinator, GuardFactory, Shutdown};
+use crate::shutdown::{Shutdown, Tasks};
 
 /// What every request handler and socket task shares.
 pub(crate) struct App {
@@ -69,7 +69,7 @@ pub(crate) struct App {
     /// Tells tasks the server is stopping.
     pub(crate) shutdown: Shutdown,
     /// Counts tasks so `run` can wait for them.
-    pub(crate) guards: GuardFactory,
+    pub(crate) guards: Tasks,
     /// One permit per open socket (`max_connections`); a full semaphore answers `busy`.
     pub(crate) connections: Arc<Semaphore>,
     /// Source of connection ids.
@@ -195,7 +195,8 @@ pub async fn run_restoring(
     tables: Vec<store::StoredTable>,
     shutdown: impl Future,
 ) -> io::Result<()> {
-    let coordinator = Coordinator::new();
+    let stop = Shutdown::new();
+    let tasks = Tasks::default();
     let grace = config.shutdown_grace;
     let per_ip = Arc::new(per_ip::PerIp::new(per_ip::Limits {
         sockets: config.max_connections_per_ip,
@@ -236,8 +237,8 @@ pub async fn run_restoring(
         connections: Arc::new(Semaphore::new(config.max_connections)),
         config,
         store,
-        shutdown: coordinator.shutdown(),
-        guards: coordinator.guards(),
+        shutdown: stop.clone(),
+        guards: tasks.clone(),
         next_conn: AtomicU64::new(1),
         per_ip,
         stats,
@@ -246,18 +247,19 @@ pub async fn run_restoring(
     let router = http::router(Arc::clone(&app));
     // Our own accept loop rather than `axum::serve`: header timeouts, a per-address
     // connection cap and clean closes (issue 13 points 8 and 17; see `serve`).
-    let serve = serve::serve(listener, router, Arc::clone(&app), coordinator.shutdown());
+    let serve = serve::serve(listener, router, Arc::clone(&app), stop.clone());
     tokio::pin!(serve);
     // The caller's future is polled here rather than handed to the accept loop, so it
     // need not be `Send`; once it resolves every task is told, the accept loop too.
-    let notify = coordinator.notifier();
+    let notify = stop.clone();
     tokio::select! {
         () = &mut serve => {}
-        () = async move { shutdown.await; notify.signal(); } => serve.await,
+        () = async move { shutdown.await; notify.cancel(); } => serve.await,
     }
     tracing::info!(tables = app.registry.len(), "shutting down");
     drop(app);
-    if !coordinator.finish(grace).await {
+    stop.cancel();
+    if !tasks.finish(grace).await {
         tracing::warn!("some connections or tables did not stop in time");
     }
     Ok(())

@@ -47,11 +47,11 @@ content-length: 73\r\nconnection: close\r\n\r\n\
 /// Accepts until `stopping` fires, then stops listening (the listener is dropped on
 /// return); each connection finishes its request and closes, within the shutdown
 /// grace.
-pub(crate) async fn serve(listener: TcpListener, router: Router, app: Arc<App>, mut stopping: Shutdown) {
+pub(crate) async fn serve(listener: TcpListener, router: Router, app: Arc<App>, stopping: Shutdown) {
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
-            () = stopping.wait() => break,
+            () = stopping.cancelled() => break,
         };
         let (tcp, peer) = match accepted {
             Ok(a) => a,
@@ -108,7 +108,7 @@ struct Conn {
 
 impl Conn {
     /// Serves requests until the peer closes, a timeout, an upgrade, or shutdown.
-    async fn run(self, slot: IpSlot, guard: TaskGuard, mut stopping: Shutdown) {
+    async fn run(self, slot: IpSlot, guard: TaskGuard, stopping: Shutdown) {
         let Self { tcp, peer, router, header_timeout, linger, app } = self;
         let io = TokioIo::new(Linger { tcp: Some(tcp), eof: false, linger });
         // The peer address feeds the per-address limits (`ConnectInfo` in handlers).
@@ -122,7 +122,7 @@ impl Conn {
         tokio::pin!(conn);
         let served = tokio::select! {
             served = conn.as_mut() => served,
-            () = stopping.wait() => {
+            () = stopping.cancelled() => {
                 // Idle connections close now, a request in progress is answered first.
                 conn.as_mut().graceful_shutdown();
                 conn.await

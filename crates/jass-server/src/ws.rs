@@ -118,7 +118,7 @@ impl Conn {
                 let (code, reason) = match r.code {
                     ErrorCode::BadToken => (close::BAD_TOKEN, "bad token"),
                     ErrorCode::Busy => (close::TRY_AGAIN_LATER, "too many spectators"),
-                    _ if shutdown.is_stopping() => (close::SERVICE_RESTART, "server restarting"),
+                    _ if shutdown.is_cancelled() => (close::SERVICE_RESTART, "server restarting"),
                     _ => (close::UNKNOWN_TABLE, "unknown table"),
                 };
                 let _ = self.refusal(hello_id, r).await;
@@ -154,7 +154,7 @@ impl Conn {
                 () = tokio::time::sleep_until(deadline) => {
                     return Err(Some((close::HELLO_TIMEOUT, "no hello in time")));
                 }
-                () = shutdown.wait() => return Err(Some((close::SERVICE_RESTART, "server restarting"))),
+                () = shutdown.cancelled() => return Err(Some((close::SERVICE_RESTART, "server restarting"))),
                 frame = self.socket.recv() => frame,
             };
             match self.on_frame(frame).await {
@@ -217,7 +217,7 @@ impl Conn {
                     info!(code = k.code, "closed by the table");
                     return Some((k.code, k.reason));
                 }
-                () = shutdown.wait() => return Some((close::SERVICE_RESTART, "server restarting")),
+                () = shutdown.cancelled() => return Some((close::SERVICE_RESTART, "server restarting")),
                 changed = views.changed() => {
                     if changed.is_err() {
                         // The table dropped this view: stopping, or this seat was
@@ -226,7 +226,7 @@ impl Conn {
                         if let Some(frame) = unseen(&mut views) {
                             self.send(Message::Text(frame)).await.ok()?;
                         }
-                        let code = if shutdown.is_stopping() { close::SERVICE_RESTART } else { close::NORMAL };
+                        let code = if shutdown.is_cancelled() { close::SERVICE_RESTART } else { close::NORMAL };
                         return Some((code, "table closed"));
                     }
                     self.send_state(&mut views).await.ok()?;

@@ -255,7 +255,7 @@ impl TableActor {
         mut self: Box<Self>,
         mut rx: mpsc::Receiver<TableCmd>,
         mut thoughts: mpsc::Receiver<crate::computer::Thought>,
-        mut shutdown: Shutdown,
+        shutdown: Shutdown,
         _guard: TaskGuard,
         fresh: bool,
     ) {
@@ -279,7 +279,7 @@ impl TableActor {
                 },
                 Some(thought) = thoughts.recv() => self.on_thought(thought).await,
                 () = sleep_until(due) => self.on_deadline(),
-                () = shutdown.wait() => break,
+                () = shutdown.cancelled() => break,
                 () = sleep_until(idle) => {
                     // Idle tables expire; a finished game keeps its record (issue: durable
                     // tables), anything else is forgotten by the store too.
