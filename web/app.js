@@ -378,6 +378,7 @@ function onState(msg) {
     const before = new Set(prev?.game?.trick.cards.map((c) => c.card) || []);
     for (const c of g.trick.cards) if (!before.has(c.card) && prev?.game) ui.fresh.add(c.card);
     if (newTrick && prev?.game) for (const c of lt.cards) if (!before.has(c.card)) ui.fresh.add(c.card);
+    if (ninth) for (const c of ninth.cards) if (!before.has(c.card)) ui.fresh.add(c.card);
     const handKey = `${msg.view.games}:${g.round}:${g.seat}`;
     if (handKey !== ui.handKey) {
       if (ui.handKey && g.hand.length && !ui.ninth) ui.dealt = true;

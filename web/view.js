@@ -292,6 +292,7 @@ function roundSummary(view, lr, env, closable, tricks) {
     h('div', { class: 'panel-head' },
       h('strong', {}, t('roundSummary', { n: lr.round + 1 })),
       lr.contract ? h('span', {}, ` · ${contractLabel(lr.contract, env)} ×${lr.multiplier}`) : null,
+      tricks && tricks.length ? h('button', { class: 'small-btn tricks-btn', action: 'browse-tricks', testid: 'browse-tricks' }, `${t('roundTricks')} (${tricks.length})`) : null,
       closable ? h('button', { class: 'x', action: 'close-summary', testid: 'close-summary', 'aria-label': t('close') }, '×') : null),
     h('table', { class: 'sum-table' },
       h('thead', {}, h('tr', {}, h('th', {}), h('th', {}, shortTeam(view, 0)), h('th', {}, shortTeam(view, 1)))),
@@ -304,8 +305,7 @@ function roundSummary(view, lr, env, closable, tricks) {
         row(t('roundTotal'), 'total', 'sum-total'),
         row(t('runningTotal'), 'running_total', 'sum-running'))),
     lr.chosen_by != null ? h('p', { class: 'sum-who', testid: 'summary-chosen-by' },
-      t('chosenBy', { name: seatName(view, lr.chosen_by) }), lr.pushed ? ` · ${t('pushedNote')}` : '') : null,
-    tricks && tricks.length ? h('button', { class: 'small-btn tricks-btn', action: 'browse-tricks', testid: 'browse-tricks' }, `${t('roundTricks')} (${tricks.length})`) : null);
+      t('chosenBy', { name: seatName(view, lr.chosen_by) }), lr.pushed ? ` · ${t('pushedNote')}` : '') : null);
 }
 
 /** Issue 15 point 2: the finished round's tricks, one at a time. */
