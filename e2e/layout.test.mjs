@@ -327,6 +327,16 @@ test('cards travel to the trick and to the winner, still with reduced motion (is
   }
 });
 
+test('phone: a card travelling in from the side never widens the page (issue 15 point 11)', async () => {
+  const page = await open(PHONE, { motion: true });
+  await show(page, SCENES.weisTopBottom);
+  await page.evaluate((m) => window.__jassRender(m), SCENES.ninthBefore);
+  const w = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(document.documentElement.scrollWidth)))));
+  assert.ok(await page.locator('.trick-card.arrive').count() > 0);
+  assert.ok(w <= PHONE.width, `page ${w} px wide`);
+  await page.context().close();
+});
+
 // Screenshots of the game screens: both sizes, both languages, both decks (issue 15).
 test('screenshots of the game screens', async () => {
   for (const [label, size] of SIZES) {
