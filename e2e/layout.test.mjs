@@ -151,7 +151,7 @@ const shot = (page, name) => page.screenshot({ path: `${ARTIFACTS}layout-${name}
 
 for (const [label, size] of SIZES) {
   // Issue 15 point 1: the hand is fully visible while the contract dialog is open.
-  test(`${label}: the hand is fully in view with the contract dialog open (issue 15 point 1)`, async () => {
+  test(`${label}: the hand is fully in view with the contract dialog or the Weis choice open (issue 15 point 1)`, async () => {
     const page = await open(size);
     for (const scene of ['contractPushed', 'contractForehand']) {
       await show(page, SCENES[scene]);
@@ -172,6 +172,16 @@ for (const [label, size] of SIZES) {
       const who = await page.textContent(tid('summary-chosen-by'));
       assert.match(who, /chosen by Dan · pushed/);
     }
+    // The first card with Weis to declare: hand and Weis choice both whole and uncovered.
+    await show(page, SCENES.firstTrick);
+    const { out } = await handInView(page);
+    for (const c of out) assert.ok(c.inside && c.index, `first trick: ${c.card} at ${c.box}`);
+    const covered = await page.evaluate(() => [...document.querySelectorAll('.weis-opt, .weis-opt img')].filter((e) => {
+      const r = e.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.bottom - 3);
+      return r.bottom > innerHeight || !hit || !(e === hit || e.contains(hit) || hit.contains(e) || e.closest('.weis-opt').contains(hit));
+    }).length);
+    assert.equal(covered, 0, 'the Weis choice is covered or out of view');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

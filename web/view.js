@@ -481,9 +481,10 @@ export function renderGame(view, env, ui) {
     ui.manageOpen && me != null && me === view.host ? seatManager(view) : null,
     ui.otherDevice ? otherDevicePanel(ui.otherDevice) : null,
     ui.showLastTrick ? lastTrickPanel(view, env) : null,
-    ui.browseTrick != null && lr ? tricksPanel(view, env, roundTricks(lr, env), ui.browseTrick, !Array.isArray(lr.tricks)) : null,
     ui.bedankeOpen && a.bedanke ? bedankeConfirm(view) : null,
-    g.phase === 'over' && g.result ? gameOver(view, env) : null);
+    g.phase === 'over' && g.result ? gameOver(view, env) : null,
+    // Above the game-over panel, whose summary opens it too.
+    ui.browseTrick != null && lr ? tricksPanel(view, env, roundTricks(lr, env), ui.browseTrick, !Array.isArray(lr.tricks)) : null);
 }
 
 // ---------------------------------------------------------------- seats (host) and other device
