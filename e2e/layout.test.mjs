@@ -312,7 +312,7 @@ test('phone: every interactive element of the game screen is at least 44×44 (is
 });
 
 // Issue 15 point 11: cards travel, and not under prefers-reduced-motion.
-test('cards travel to the trick and to the winner, still with reduced motion (issue 15 point 11)', async () => {
+test('cards travel to the trick and to the winner, a dealt hand fans in, none of it under reduced motion (issue 15 point 11)', async () => {
   for (const motion of [true, false]) {
     const page = await open(DESKTOP, { motion });
     const [b, a] = completedTrick(1);
@@ -325,13 +325,17 @@ test('cards travel to the trick and to the winner, still with reduced motion (is
     await show(page, SCENES.ninthBefore);
     await show(page, SCENES.ninthAfter);
     await page.waitForSelector(tid('round-summary'), { timeout: 4000 });
-    await page.waitForSelector('.hand.dealt', { timeout: 1000 }).catch(() => {});
+    // The new hand fans in once the ninth trick has gone.
+    await page.waitForSelector('.hand.dealt', { state: 'attached', timeout: 1000 });
+    const deal = await page.evaluate(() => getComputedStyle(document.querySelector('.hand.dealt .card')).animationName);
     if (motion) {
       assert.ok(arrive.length >= 1 && arrive.every((n) => n.startsWith('arrive-')), `arrive: ${arrive}`);
       assert.match(collect, /^collect-/);
+      assert.equal(deal, 'deal-in');
     } else {
       assert.ok(arrive.every((n) => n === 'none'), `arrive with reduced motion: ${arrive}`);
       assert.equal(collect, 'none');
+      assert.equal(deal, 'none');
     }
     await page.context().close();
   }
