@@ -306,6 +306,16 @@ test('phone: every interactive element of the game screen is at least 44×44 (is
   await show(page, SCENES.weisLeftRight);
   await page.tap(tid('last-trick-btn'));
   all.push(...(await smallTargets(page)).map((b) => `last trick: ${b}`));
+  await page.tap('[data-testid=last-trick-panel] .x');
+  // The host's seat controls and the other-device panel (with a link to show).
+  const hostView = { ...SCENES.weisLeftRight, version: 90, view: { ...SCENES.weisLeftRight.view, host: 2 } };
+  await show(page, hostView);
+  await page.tap(tid('manage-seats'));
+  all.push(...(await smallTargets(page)).map((b) => `seat manager: ${b}`));
+  await page.tap(tid('close-manage'));
+  await page.evaluate(() => { window.__jass.ui.otherDevice = { url: `${location.origin}/t/x#seat=abc` }; });
+  await show(page, { ...hostView, version: 91 });
+  all.push(...(await smallTargets(page)).map((b) => `other device: ${b}`));
   assert.deepEqual(all, []);
   assert.deepEqual(page.errors, []);
   await page.context().close();
