@@ -2,7 +2,7 @@
 // state and click handling. Rendering is in view.js, the socket in net.js.
 import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
-import { h, renderApp, topBar, shareBox, field, optionsFields, targetField, readOptions, OPTION_DEFAULTS, clockText } from './view.js';
+import { h, renderApp, topBar, shareBox, field, optionsFields, targetField, readOptions, OPTION_DEFAULTS, clockText, WIDE_QUERY } from './view.js';
 import { displayStyle, STYLES } from './cards.js';
 
 const root = document.getElementById('app');
@@ -39,6 +39,16 @@ const app = {
     otherDevice: null, // {url}: the "continue on another device" panel
     history: [], // this game's rounds as their `last_round` arrived (issue 15 point 12)
     shareQr: null, // the table link shown as a QR code (issue 15 point 13)
+    // Issue 15 points 2, 11: the ninth trick, the round's tricks, motion.
+    ninth: null, // the finished round's last trick while it is shown
+    collecting: false, // the shown trick travels to its winner
+    fresh: new Set(), // trick cards new in this state (they travel in once)
+    dealt: false, // a new hand fans in once
+    browseTrick: null, // index into the finished round's tricks, or null
+    seen: { key: null, tricks: [] }, // the tricks this page saw in the current round
+    seenDone: { key: null, tricks: [] }, // ... and in the round that just ended
+    lastRoundKey: null,
+    handKey: null,
   },
   stylePref: localStorage.getItem('jass:cards'),
   sound: localStorage.getItem('jass:sound') === 'on', // off unless switched on (issue 15 point 9)
@@ -52,7 +62,13 @@ window.__jass = app;
 
 function env() {
   const deck = app.view?.options?.deck || 'french';
-  return { style: displayStyle(app.stylePref, deck), deck, status: app.status, sound: app.sound };
+  return { style: displayStyle(app.stylePref, deck), deck, status: app.status, sound: app.sound, seenTricks };
+}
+
+/** The finished round's tricks this page saw, for a server whose summary has none. */
+function seenTricks(lr) {
+  const d = app.ui.seenDone;
+  return d.key === `${app.view?.games}:${lr.round}` ? d.tricks : [];
 }
 
 function stored(table) {
@@ -106,6 +122,9 @@ function renderPage() {
       return;
     }
     root.replaceChildren(renderApp(app.view, env(), app.ui));
+    // Arrivals and the deal move once, not again on the next redraw.
+    app.ui.fresh = new Set();
+    app.ui.dealt = false;
   } else if (app.page === 'start') {
     renderStart();
   } else if (app.page === 'join') {
@@ -408,13 +427,47 @@ function onState(msg) {
   if (g) {
     const lt = g.last_trick;
     const key = lt ? `${msg.view.games}:${g.round}:${lt.trick}` : null;
-    if (key && key !== ui.lastTrickKey) {
-      ui.lastTrickKey = key;
-      if (prev?.game) {
-        ui.pause = true;
-        clearTimeout(app.pauseTimer);
-        app.pauseTimer = setTimeout(() => { ui.pause = false; render(); }, 1500);
-      }
+    const newTrick = key && key !== ui.lastTrickKey;
+    const roundKey = `${msg.view.games}:${g.round}`;
+    // The tricks of this round as they complete (the summary browses them).
+    if (ui.seen.key !== roundKey) {
+      if (ui.seen.key) ui.seenDone = ui.seen;
+      ui.seen = { key: roundKey, tricks: [] };
+    }
+    if (lt && !ui.seen.tricks.some((x) => x.trick === lt.trick)) ui.seen.tricks.push(lt);
+    const lr = g.last_round;
+    const lrKey = lr ? `${msg.view.games}:${lr.round}` : null;
+    const newRound = lrKey && lrKey !== ui.lastRoundKey;
+    if (lrKey) ui.lastRoundKey = lrKey;
+    if (newRound) ui.browseTrick = null;
+    // Issue 15 point 2: the ninth trick, when the summary carries the round's tricks.
+    const ninth = newRound && prev?.game && Array.isArray(lr.tricks) ? lr.tricks[lr.tricks.length - 1] : null;
+    if (ninth && ui.seenDone.key === lrKey && !ui.seenDone.tricks.some((x) => x.trick === ninth.trick)) ui.seenDone.tricks.push(ninth);
+    if (ninth || (newTrick && prev?.game)) {
+      ui.pause = true;
+      ui.ninth = ninth;
+      ui.collecting = false;
+      clearTimeout(app.pauseTimer);
+      clearTimeout(app.collectTimer);
+      app.collectTimer = setTimeout(() => { ui.collecting = true; render(); }, 1200);
+      app.pauseTimer = setTimeout(() => {
+        ui.pause = false;
+        ui.collecting = false;
+        if (ui.ninth) ui.dealt = true;
+        ui.ninth = null;
+        render();
+      }, 1500);
+    }
+    if (key) ui.lastTrickKey = key;
+    // Cards new on the table travel in; a new hand fans in.
+    const before = new Set(prev?.game?.trick.cards.map((c) => c.card) || []);
+    for (const c of g.trick.cards) if (!before.has(c.card) && prev?.game) ui.fresh.add(c.card);
+    if (newTrick && prev?.game) for (const c of lt.cards) if (!before.has(c.card)) ui.fresh.add(c.card);
+    if (ninth) for (const c of ninth.cards) if (!before.has(c.card)) ui.fresh.add(c.card);
+    const handKey = `${msg.view.games}:${g.round}:${g.seat}`;
+    if (handKey !== ui.handKey) {
+      if (ui.handKey && g.hand.length && !ui.ninth) ui.dealt = true;
+      ui.handKey = handKey;
     }
     const wk = JSON.stringify(g.allowed.weis);
     if (wk !== ui.weisKey) {
@@ -590,6 +643,22 @@ root.addEventListener('click', (ev) => {
       ui.showLastTrick = false;
       render();
       break;
+    case 'browse-tricks':
+      ui.browseTrick = 0;
+      render();
+      break;
+    case 'close-tricks':
+      ui.browseTrick = null;
+      render();
+      break;
+    case 'trick-prev':
+      ui.browseTrick = Math.max(0, (ui.browseTrick ?? 0) - 1);
+      render();
+      break;
+    case 'trick-next':
+      ui.browseTrick = (ui.browseTrick ?? 0) + 1;
+      render();
+      break;
     case 'close-summary':
       if (g?.last_round) ui.summaryClosed.add(g.last_round.round);
       render();
@@ -741,6 +810,8 @@ function route() {
 }
 
 window.addEventListener('popstate', route);
+// The contract dialog moves between the felt and below it with the width.
+matchMedia(WIDE_QUERY).addEventListener?.('change', () => { if (app.page === 'table') render(); });
 
 // Offline rendering of a given state (layout checks without a server).
 window.__jassRender = (msg, status = 'open') => {

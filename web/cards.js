@@ -86,3 +86,17 @@ export function sortHand(cards, contract) {
   const suitKey = (s) => (s === trump ? -1 : order.indexOf(s));
   return [...cards].sort((a, b) => suitKey(a[0]) - suitKey(b[0]) || RANKS.indexOf(a[1]) - RANKS.indexOf(b[1]));
 }
+
+// The index printed in a card's corner, for text strips (a Weis in a seat box).
+const RANK_INDEX = {
+  french: {
+    en: { T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' },
+    de: { T: '10', J: 'B', Q: 'D', K: 'K', A: 'A' },
+  },
+  swiss: { T: '10', J: 'U', Q: 'O', K: 'K', A: 'A' },
+};
+
+export function rankLabel(rank, style, lang) {
+  const table = style === 'swiss' ? RANK_INDEX.swiss : RANK_INDEX.french[lang] || RANK_INDEX.french.en;
+  return table[rank] || rank;
+}

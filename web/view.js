@@ -2,7 +2,7 @@
 // may be done comes only from view.game.allowed. Clicks are wired in app.js
 // through data-action attributes.
 import { t, getLang } from './i18n.js';
-import { cardUrl, suitUrl, cardName, suitName, sortHand, TRUMPS, CONTRACTS } from './cards.js';
+import { cardUrl, suitUrl, cardName, suitName, sortHand, rankLabel, TRUMPS, CONTRACTS } from './cards.js';
 import { jasstafel } from './jasstafel.js';
 import qrcode from './vendor/qrcode.js';
 
@@ -70,6 +70,34 @@ function contractIcon(contract, env) {
   return h('img', { class: 'c-icon-img', alt: '', src: suitUrl(s, env.style, env.deck) });
 }
 
+/**
+ * The name of a Weis from its cards (display only: the server said it is one): four
+ * cards of one rank are "four Jacks", anything else is a run named by its length.
+ */
+export function weisName(cards, env) {
+  const rank = cards[0]?.[1];
+  if (cards.length === 4 && cards.every((c) => c[1] === rank)) {
+    const swiss = env.style === 'swiss' && (rank === 'Q' || rank === 'T');
+    return t(`weis4_${rank}${swiss ? '_swiss' : ''}`);
+  }
+  return t(`weisRun${Math.min(Math.max(cards.length, 3), 9)}`);
+}
+
+/** A Weis's cards as suit symbols and rank indices: legible at any size. */
+export function weisStrip(cards, env) {
+  const lang = getLang();
+  const parts = [];
+  let suit = null;
+  for (const c of cards) {
+    if (c[0] !== suit) {
+      suit = c[0];
+      parts.push(h('img', { class: 'ws-suit', alt: suitName(suit, env.style, env.deck, lang), src: suitUrl(suit, env.style, env.deck) }));
+    }
+    parts.push(h('span', { class: 'ws-rank' }, rankLabel(c[1], env.style, lang)));
+  }
+  return h('span', { class: 'weis-strip', title: cards.map((c) => cardName(c, env.style, env.deck, lang)).join(', ') }, parts);
+}
+
 // ---------------------------------------------------------------- top bar
 
 function eyeIcon() {
@@ -101,9 +129,11 @@ function topBar(view, env) {
     info.push(h('span', { class: 'round', testid: 'round' }, t('round', { n: g.round + 1 })));
     if (g.contract) {
       const mult = view.options.multipliers[g.contract];
+      // Issue 15 point 3: trump, multiplier, who chose it and whether pushed, on every size.
       info.push(h('span', { class: 'contract-chip', testid: 'contract' },
-        contractIcon(g.contract, env), ` ${contractLabel(g.contract, env)} ×${mult}`,
-        g.pushed ? h('small', {}, ` · ${t('pushedNote')}`) : null));
+        contractIcon(g.contract, env), h('span', { class: 'chip-main' }, ` ${contractLabel(g.contract, env)} ×${mult}`),
+        g.chosen_by != null ? h('small', { class: 'chip-who', testid: 'chosen-by' }, t('chosenBy', { name: seatName(view, g.chosen_by) })) : null,
+        g.pushed ? h('small', { class: 'chip-pushed', testid: 'pushed' }, t('pushedNote')) : null));
     }
   }
   return h('header', { class: 'topbar' },
@@ -210,9 +240,11 @@ function seatExtras(view, s, env) {
     } else if (g.weis_result && g.weis_result.team === s % 2 && g.trick.number <= 1) {
       const shown = decl.filter((w) => w.cards);
       if (shown.length) {
+        // Issue 15 point 5: each Weis by name with its points, its cards as a legible text strip.
         out.push(h('div', { class: 'weis-reveal', testid: `weis-cards-${s}` },
-          h('span', {}, `${t('weis')} ${decl.flatMap((w) => w.points).join(' + ')}`),
-          shown.flatMap((w) => w.cards).map((cards) => h('div', { class: 'mini-row' }, cards.map((c) => cardImg(c, env, { class: 'card-img mini' }))))));
+          shown.flatMap((w) => w.cards.map((cards, i) => h('div', { class: 'weis-line' },
+            h('span', { class: 'weis-name' }, `${weisName(cards, env)} ${w.points[i] ?? ''}`),
+            weisStrip(cards, env))))));
       }
     }
   }
@@ -228,19 +260,27 @@ function trickView(view, env, ui) {
   let cards = g.trick.cards;
   let leader = g.trick.leader;
   let caption = null;
-  let completed = false;
-  if (cards.length === 0 && ui.pause && g.last_trick && g.phase === 'playing') {
-    cards = g.last_trick.cards;
+  let completed = null;
+  // Issue 15 point 2: the round's ninth trick is shown like every other before the summary.
+  if (ui.pause && ui.ninth) completed = ui.ninth;
+  else if (cards.length === 0 && ui.pause && g.last_trick && g.phase === 'playing') completed = g.last_trick;
+  if (completed) {
+    cards = completed.cards;
     leader = cards[0]?.seat;
-    completed = true;
-    caption = t('takes', { name: seatName(view, g.last_trick.winner), points: g.last_trick.points });
+    caption = t('takes', { name: seatName(view, completed.winner), points: completed.points });
   }
+  const fresh = ui.fresh || new Set();
   const slots = cards.map(({ seat, card }) => h('div', {
-    class: `trick-card at-${position(seat, me)}${seat === leader ? ' leader' : ''}${completed && seat === g.last_trick.winner ? ' winner' : ''}`,
+    class: `trick-card at-${position(seat, me)}${seat === leader ? ' leader' : ''}${completed && seat === completed.winner ? ' winner' : ''}${fresh.has(card) ? ' arrive' : ''}`,
     testid: `trick-card-${seat}`,
     'data-card': card,
-  }, cardImg(card, env), seat === leader ? h('span', { class: 'lead-mark', title: t('leader') }, '★') : null));
-  return h('div', { class: `trick${completed ? ' completed' : ''}`, testid: 'trick', 'data-count': cards.length },
+  }, cardImg(card, env)));
+  // Issue 15 point 4: the lead star sits beside the led card, never on its index.
+  const lead = cards.find((c) => c.seat === leader);
+  const mark = lead ? h('span', { class: `lead-mark at-${position(lead.seat, me)}`, testid: 'lead-mark', title: t('leader') }, '★') : null;
+  const collect = completed && ui.collecting ? ` collect-${position(completed.winner, me)}` : '';
+  return h('div', { class: `trick${completed ? ' completed' : ''}${collect}`, testid: 'trick', 'data-count': cards.length, 'data-trick': completed ? completed.trick : g.trick.number },
+    mark,
     slots,
     caption ? h('div', { class: 'trick-caption', testid: 'trick-winner' }, caption) : null);
 }
@@ -260,7 +300,7 @@ function statusLine(view, ui) {
 
 // ---------------------------------------------------------------- panels
 
-function roundSummary(view, lr, env, closable) {
+function roundSummary(view, lr, env, closable, tricks) {
   const row = (label, key, testid) => h('tr', {},
     h('th', {}, label),
     h('td', { testid: testid ? `${testid}-0` : null }, String(lr[key][0])),
@@ -271,6 +311,7 @@ function roundSummary(view, lr, env, closable) {
     h('div', { class: 'panel-head' },
       h('strong', {}, t('roundSummary', { n: lr.round + 1 })),
       lr.contract ? h('span', {}, ` · ${contractLabel(lr.contract, env)} ×${lr.multiplier}`) : null,
+      tricks && tricks.length ? h('button', { class: 'small-btn tricks-btn', action: 'browse-tricks', testid: 'browse-tricks' }, `${t('roundTricks')} (${tricks.length})`) : null,
       closable ? h('button', { class: 'x', action: 'close-summary', testid: 'close-summary', 'aria-label': t('close') }, '×') : null),
     stopped ? h('p', { class: 'round-stopped', testid: 'round-stopped' }, t('roundStopped')) : null,
     h('table', { class: 'sum-table' },
@@ -283,7 +324,27 @@ function roundSummary(view, lr, env, closable) {
         // The multiplier applies to both teams: shown under both (issue 15 point 8).
         h('tr', {}, h('th', {}, t('multiplier')), h('td', { testid: 'sum-mult-0' }, `×${lr.multiplier}`), h('td', { testid: 'sum-mult-1' }, `×${lr.multiplier}`)),
         row(t('roundTotal'), 'total', 'sum-total'),
-        row(t('runningTotal'), 'running_total', 'sum-running'))));
+        row(t('runningTotal'), 'running_total', 'sum-running'))),
+    lr.chosen_by != null ? h('p', { class: 'sum-who', testid: 'summary-chosen-by' },
+      t('chosenBy', { name: seatName(view, lr.chosen_by) }), lr.pushed ? ` · ${t('pushedNote')}` : '') : null);
+}
+
+/** Issue 15 point 2: the finished round's tricks, one at a time. */
+function tricksPanel(view, env, tricks, i, partial) {
+  const tr = tricks[Math.min(Math.max(i, 0), tricks.length - 1)];
+  if (!tr) return null;
+  const at = tricks.indexOf(tr);
+  return h('div', { class: 'modal', testid: 'tricks-panel' },
+    h('div', { class: 'panel' },
+      h('div', { class: 'panel-head' }, h('strong', { testid: 'tricks-title' }, t('trickOf', { n: tr.trick + 1, m: 9 })),
+        h('button', { class: 'x', action: 'close-tricks', testid: 'close-tricks', 'aria-label': t('close') }, '×')),
+      h('div', { class: 'lt-cards' }, tr.cards.map(({ seat, card }) => h('figure', { class: seat === tr.winner ? 'winner' : '' },
+        cardImg(card, env), h('figcaption', {}, seatName(view, seat))))),
+      h('p', { testid: 'tricks-winner' }, t('takes', { name: seatName(view, tr.winner), points: tr.points })),
+      partial ? h('p', { class: 'muted small' }, t('tricksSeen')) : null,
+      h('div', { class: 'row tricks-nav' },
+        h('button', { action: 'trick-prev', testid: 'trick-prev', disabled: at <= 0, 'aria-label': t('prevTrick') }, '◀'),
+        h('button', { action: 'trick-next', testid: 'trick-next', disabled: at >= tricks.length - 1, 'aria-label': t('nextTrick') }, '▶'))));
 }
 
 function lastTrickPanel(view, env) {
@@ -324,6 +385,7 @@ function weisChooser(view, env, ui) {
     h('strong', {}, t('weisDeclare')),
     list.map((cards, i) => h('label', { class: 'weis-opt' },
       h('input', { type: 'checkbox', action: 'toggle-weis', 'data-index': i, testid: `weis-option-${i}`, checked: ui.weisSel.has(i) }),
+      h('span', { class: 'weis-name', testid: `weis-name-${i}` }, weisName(cards, env)),
       h('span', { class: 'mini-row' }, cards.map((c) => cardImg(c, env, { class: 'card-img mini' }))))));
 }
 
@@ -357,7 +419,7 @@ function gameOver(view, env) {
       r.schneider ? h('p', { class: 'schneider', testid: 'schneider' }, t('schneiderResult')) : null,
       h('table', { class: 'sum-table' }, h('tbody', {},
         [0, 1].map((tm) => h('tr', {}, h('th', {}, teamLabel(view, tm)), h('td', { testid: `final-${tm}` }, String(r.totals[tm])))))),
-      g.last_round ? roundSummary(view, g.last_round, env, false) : null,
+      g.last_round ? roundSummary(view, g.last_round, env, false, roundTricks(g.last_round, env)) : null,
       h('div', { class: 'row' },
         view.you != null ? h('button', { class: 'primary', action: 'rematch', testid: 'rematch', disabled: voted }, t('rematch')) : null,
         h('a', { class: 'button', href: `/api/tables/${encodeURIComponent(view.table)}/record`, download: `jass-${view.table}.json`, testid: 'record-link' }, t('record'))),
@@ -423,23 +485,40 @@ function historyList(view, env, history) {
 
 // ---------------------------------------------------------------- screens
 
+/** The finished round's tricks: the server's when the summary has them, else those this page saw. */
+function roundTricks(lr, env) {
+  if (Array.isArray(lr.tricks)) return lr.tricks;
+  return env.seenTricks?.(lr) || [];
+}
+
+/** Wide screens keep the contract dialog on the felt, beside the summary (issue 15 point 1). */
+export const WIDE_QUERY = '(min-width: 1000px)';
+
 export function renderGame(view, env, ui) {
   const g = view.game;
   const me = view.you;
+  const wide = typeof matchMedia === 'function' && matchMedia(WIDE_QUERY).matches;
+  const choosing = g.phase === 'choosing' && g.seat != null;
+  const ninthShown = ui.pause && ui.ninth;
+  const dialog = choosing && !ninthShown ? contractDialog(view, env) : null;
+  const lr = g.last_round;
+  const summary = g.phase === 'choosing' && lr && !ui.summaryClosed.has(lr.round) && !ninthShown
+    ? roundSummary(view, lr, env, true, roundTricks(lr, env)) : null;
+  const middle = summary || (ninthShown || !(wide && dialog) ? trickView(view, env, ui) : null);
   const table = h('section', { class: 'table-area', testid: 'table' },
     [0, 1, 2, 3].map((s) => seatBox(view, s, env, seatExtras(view, s, env), ui)),
-    h('div', { class: 'center' },
-      g.phase === 'choosing' && g.last_round && !ui.summaryClosed.has(g.last_round.round)
-        ? roundSummary(view, g.last_round, env, true)
-        : trickView(view, env, ui)));
+    h('div', { class: `center${wide && dialog ? ' with-dialog' : ''}` }, middle, wide ? dialog : null));
 
   const a = g.allowed;
   const legal = new Set(a.cards);
-  const hand = h('section', { class: 'hand', testid: 'hand', style: `--n: ${Math.max(g.hand.length, 2)}` },
-    sortHand(g.hand, g.contract).map((c) => h('button', {
+  // Issue 15 point 6: eight or nine playable cards do not fit a phone's width at 44 px a strip: two rows.
+  const rows2 = g.phase === 'playing' && g.hand.length > 7;
+  const hand = h('section', { class: `hand${rows2 ? ' rows2' : ''}${ui.dealt ? ' dealt' : ''}`, testid: 'hand', style: `--n: ${Math.max(g.hand.length, 2)}` },
+    sortHand(g.hand, g.contract).map((c, i) => h('button', {
       class: `card ${legal.has(c) ? 'legal' : legal.size ? 'illegal' : 'idle'}`,
       action: 'play', 'data-card': c, testid: `card-${c}`,
       disabled: !legal.has(c),
+      style: `--i: ${i}`,
       'aria-label': cardName(c, env.style, env.deck, getLang()),
     }, cardImg(c, env))));
 
@@ -457,7 +536,8 @@ export function renderGame(view, env, ui) {
       g.weis_result.team == null ? t('weisNone') : t('weisWon', { team: shortTeam(view, g.weis_result.team), points: g.weis_result.points }));
   }
 
-  return h('div', { class: `screen game${g.seat == null ? ' spectator' : ''}` },
+  const weisOpen = g.phase === 'playing' && g.seat != null ? weisChooser(view, env, ui) : null;
+  return h('div', { class: `screen game phase-${g.phase}${g.seat == null ? ' spectator' : ''}${dialog && !wide ? ' dialog-below' : ''}${weisOpen ? ' weis-open' : ''}` },
     h('div', { class: 'play-col' },
       table,
       me != null && g.phase !== 'over' && atTarget(view, me % 2)
@@ -466,8 +546,8 @@ export function renderGame(view, env, ui) {
           a.bedanke ? h('span', {}, ` ${t('targetReachedBedanke')}`) : null)
         : null,
       h('div', { class: 'under-table' }, statusLine(view, ui), weisInfo, actions),
-      g.phase === 'choosing' && g.seat != null ? contractDialog(view, env) : null,
-      g.phase === 'playing' && g.seat != null ? weisChooser(view, env, ui) : null,
+      wide ? null : dialog,
+      weisOpen,
       g.seat != null ? hand
         : me != null ? h('p', { class: 'panel waiting-self', testid: 'waiting-self' }, t('waitingSelf'))
           : h('p', { class: 'muted' }, t('spectating'))),
@@ -476,7 +556,9 @@ export function renderGame(view, env, ui) {
     ui.otherDevice ? otherDevicePanel(ui.otherDevice) : null,
     ui.showLastTrick ? lastTrickPanel(view, env) : null,
     ui.bedankeOpen && a.bedanke ? bedankeConfirm(view) : null,
-    g.phase === 'over' && g.result ? gameOver(view, env) : null);
+    g.phase === 'over' && g.result ? gameOver(view, env) : null,
+    // Above the game-over panel, whose summary opens it too.
+    ui.browseTrick != null && lr ? tricksPanel(view, env, roundTricks(lr, env), ui.browseTrick, !Array.isArray(lr.tricks)) : null);
 }
 
 // ---------------------------------------------------------------- seats (host) and other device

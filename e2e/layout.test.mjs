@@ -1,0 +1,389 @@
+// Issue 15 points 1-6 and 11: the game screen's layout, measured with bounding boxes
+// at 390×844 (touch) and 1280×800, from canned views (lib/scenes15.mjs) rendered by
+// the real client over a static server. Screenshots of each scene, in both
+// languages and both decks, go to artifacts/layout-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { startStatic } from './lib/static.mjs';
+import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
+import { SCENES, completedTrick } from './lib/scenes15.mjs';
+
+const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
+const SIZES = [['phone', PHONE], ['desktop', DESKTOP]];
+const tid = (id) => `[data-testid="${id}"]`;
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  server = await startStatic();
+  base = `http://127.0.0.1:${server.address().port}`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** A page at `size`; reduced motion unless `motion` (boxes are measured at rest). */
+async function open(size, { lang = 'en', deck = 'french', motion = false } = {}) {
+  const phone = size === PHONE;
+  const ctx = await browser.newContext({
+    viewport: size, hasTouch: phone, isMobile: phone, reducedMotion: motion ? 'no-preference' : 'reduce',
+  });
+  await ctx.addInitScript(([l, d]) => {
+    localStorage.setItem('jass:lang', l);
+    localStorage.setItem('jass:cards', d);
+  }, [lang, deck]);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${base}/`);
+  page.errors = errors;
+  return page;
+}
+
+async function show(page, msg) {
+  await page.evaluate((m) => window.__jassRender(m), msg);
+  await page.waitForSelector(tid('table'));
+  // Let card images load so their boxes have their final height.
+  await page.evaluate(() => Promise.all([...document.images].map((i) => (i.complete ? 0 : new Promise((r) => { i.onload = r; i.onerror = r; })))));
+}
+
+/** Every card of the hand lies inside the viewport, nothing covering its index. */
+async function handInView(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const hand = document.querySelector('[data-testid=hand]');
+    const vh = window.innerHeight;
+    const vw = window.innerWidth;
+    for (const b of hand.querySelectorAll('button[data-card]')) {
+      const r = b.querySelector('img').getBoundingClientRect();
+      const inside = r.top >= 0 && r.left >= 0 && r.bottom <= vh + 0.5 && r.right <= vw + 0.5 && r.height > 20;
+      // The corner index: a point near the top-left corner is the card itself.
+      const hit = document.elementFromPoint(r.left + 6, r.top + 10);
+      out.push({ card: b.dataset.card, inside, index: !!hit && b.contains(hit), box: [r.left, r.top, r.right, r.bottom].map(Math.round) });
+    }
+    return { out, vh };
+  });
+}
+
+/** Pairs of {trick cards, Weis boxes, caption, lead marker, seat boxes} that overlap. */
+async function overlaps(page) {
+  return page.evaluate(() => {
+    const sel = ['[data-testid^=trick-card-]', '[data-testid^=weis-cards-]', '[data-testid^=weis-points-]',
+      '[data-testid=trick-winner]', '[data-testid=lead-mark]', '.table-area .seat', '[data-testid^=stoeck-]'];
+    const els = sel.flatMap((s) => [...document.querySelectorAll(s)]);
+    const name = (e) => e.dataset.testid || e.className;
+    const bad = [];
+    for (let i = 0; i < els.length; i++) {
+      for (let j = i + 1; j < els.length; j++) {
+        const a = els[i];
+        const b = els[j];
+        if (a.contains(b) || b.contains(a)) continue;
+        const r = a.getBoundingClientRect();
+        const s = b.getBoundingClientRect();
+        const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+        const h = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+        if (w > 0.5 && h > 0.5) bad.push(`${name(a)} × ${name(b)} (${Math.round(w)}×${Math.round(h)})`);
+      }
+    }
+    return bad;
+  });
+}
+
+/**
+ * Interactive elements of the game screen whose tappable area (the part that is the
+ * topmost element, sampled every 2 px) holds no 44×44 square.
+ */
+async function smallTargets(page) {
+  return page.evaluate(async () => {
+    // With a dialog open only its own controls can be reached.
+    const scope = [...document.querySelectorAll('.modal')].pop() || document.querySelector('.app-root');
+    const els = [...scope.querySelectorAll('button:not(:disabled), a[href], select, input, label')]
+      .filter((e) => !(e.tagName === 'INPUT' && e.closest('label')) && e.getClientRects().length);
+    const bad = [];
+    for (const el of els) {
+      let r = el.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) {
+        el.scrollIntoView({ block: 'center', inline: 'center' });
+        await new Promise((res) => requestAnimationFrame(res));
+        r = el.getBoundingClientRect();
+      }
+      const step = 2;
+      const cols = Math.floor((r.width + 0.5) / step);
+      const rows = Math.floor((r.height + 0.5) / step);
+      const need = 44 / step;
+      let ok = false;
+      if (r.width >= 44 - 0.5 && r.height >= 44 - 0.5) {
+        const hit = [];
+        for (let y = 0; y < rows; y++) {
+          hit.push([]);
+          for (let x = 0; x < cols; x++) {
+            const e = document.elementFromPoint(r.left + x * step + 1, r.top + y * step + 1);
+            hit[y].push(e && (e === el || el.contains(e)) ? 1 : 0);
+          }
+        }
+        // Prefix sums: any need×need block entirely hit.
+        const P = Array.from({ length: rows + 1 }, () => new Array(cols + 1).fill(0));
+        for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) P[y + 1][x + 1] = hit[y][x] + P[y][x + 1] + P[y + 1][x] - P[y][x];
+        const n = need; // 22 samples every 2 px from +1 span 43 of the 44 px
+        for (let y = 0; y + n <= rows && !ok; y++) {
+          for (let x = 0; x + n <= cols && !ok; x++) {
+            // 95 %: a rounded corner's few pixels may belong to the parent.
+            if (P[y + n][x + n] - P[y][x + n] - P[y + n][x] + P[y][x] >= 0.95 * n * n) ok = true;
+          }
+        }
+      }
+      if (!ok) bad.push(`${el.dataset.testid || el.dataset.action || el.tagName.toLowerCase()}: ${Math.round(r.width)}×${Math.round(r.height)}`);
+    }
+    window.scrollTo(0, 0);
+    return bad;
+  });
+}
+
+const shot = (page, name) => page.screenshot({ path: `${ARTIFACTS}layout-${name}.png`, fullPage: false });
+
+for (const [label, size] of SIZES) {
+  // Issue 15 point 1: the hand is fully visible while the contract dialog is open.
+  test(`${label}: the hand is fully in view with the contract dialog or the Weis choice open (issue 15 point 1)`, async () => {
+    const page = await open(size);
+    for (const scene of ['contractPushed', 'contractForehand']) {
+      await show(page, SCENES[scene]);
+      await page.waitForSelector(tid('contract-dialog'));
+      const { out } = await handInView(page);
+      assert.equal(out.length, 9);
+      for (const c of out) {
+        assert.ok(c.inside, `${scene}: ${c.card} outside the viewport: ${c.box}`);
+        assert.ok(c.index, `${scene}: ${c.card}'s index is covered`);
+      }
+      // The dialog itself is in view too, every contract button whole.
+      const dlg = await page.locator(tid('contract-dialog')).boundingBox();
+      assert.ok(dlg.y >= 0 && dlg.y + dlg.height <= size.height, `${scene}: dialog at ${JSON.stringify(dlg)}`);
+      const hand = await page.locator(tid('hand')).boundingBox();
+      const buttons = await page.locator('.contract-btn, .schiebe-btn').evaluateAll((bs) => bs.map((b) => b.getBoundingClientRect().bottom));
+      for (const bottom of buttons) assert.ok(bottom <= hand.y + 14 + 0.5, `${scene}: a contract button under the hand`);
+      // The round summary on the felt says who chose last round's trump and that it was pushed.
+      const who = await page.textContent(tid('summary-chosen-by'));
+      assert.match(who, /chosen by Dan · pushed/);
+    }
+    // The first card with Weis to declare: hand and Weis choice both whole and uncovered.
+    await show(page, SCENES.firstTrick);
+    const { out } = await handInView(page);
+    for (const c of out) assert.ok(c.inside && c.index, `first trick: ${c.card} at ${c.box}`);
+    const covered = await page.evaluate(() => [...document.querySelectorAll('.weis-opt, .weis-opt img')].filter((e) => {
+      const r = e.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.bottom - 3);
+      return r.bottom > innerHeight || !hit || !(e === hit || e.contains(hit) || hit.contains(e) || e.closest('.weis-opt').contains(hit));
+    }).length);
+    assert.equal(covered, 0, 'the Weis choice is covered or out of view');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  // Issue 15 point 4 (and 5's Weis boxes): nothing on the felt covers anything else.
+  test(`${label}: trick cards, Weis boxes, caption, lead marker and seats do not overlap (issue 15 point 4)`, async () => {
+    const page = await open(size);
+    for (const scene of ['firstTrick', 'weisLeftRight', 'weisTopBottom', 'ninthBefore']) {
+      await show(page, SCENES[scene]);
+      assert.deepEqual(await overlaps(page), [], scene);
+    }
+    // A completed trick led from each side: caption and lead star beside the cards.
+    for (let leader = 0; leader < 4; leader++) {
+      const [b, a] = completedTrick(leader);
+      await show(page, b);
+      assert.deepEqual(await overlaps(page), [], `3 cards led by ${leader}`);
+      await show(page, a);
+      await page.waitForSelector(tid('trick-winner'));
+      assert.equal(await page.locator('[data-testid^=trick-card-]').count(), 4);
+      assert.deepEqual(await overlaps(page), [], `completed trick led by ${leader}`);
+    }
+    // "Round N" has room above it (the top bar's edge).
+    const round = await page.locator(tid('round')).boundingBox();
+    assert.ok(round.y >= 6, `Round N at y = ${round.y}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  // Issue 15 point 3: trump, multiplier, chooser and "pushed" on every size.
+  test(`${label}: trump, multiplier, chooser and pushed are visible (issue 15 point 3)`, async () => {
+    for (const lang of ['en', 'de']) {
+      const page = await open(size, { lang });
+      await show(page, SCENES.weisLeftRight);
+      for (const id of ['contract', 'chosen-by', 'pushed']) {
+        assert.ok(await page.locator(tid(id)).isVisible(), `${id} hidden`);
+        const r = await page.locator(tid(id)).boundingBox();
+        assert.ok(r.x >= 0 && r.x + r.width <= size.width + 0.5 && r.width > 10, `${id} off screen: ${JSON.stringify(r)}`);
+      }
+      const chip = await page.textContent(tid('contract'));
+      if (lang === 'en') assert.match(chip, /Spades ×2.*chosen by Dan.*pushed/);
+      else assert.match(chip, /Schaufel ×2.*gewählt von Dan.*geschoben/);
+      await page.context().close();
+    }
+  });
+
+  // Issue 15 point 5: each Weis named, with its points, its cards legible.
+  test(`${label}: Weis are named with their points (issue 15 point 5)`, async () => {
+    const page = await open(size, { lang: 'de' });
+    await show(page, SCENES.weisLeftRight);
+    assert.match(await page.textContent(tid('weis-cards-1')), /Fünfblatt 100/);
+    assert.match(await page.textContent(tid('weis-cards-3')), /Vier Buure 200.*Dreiblatt 20/);
+    // The rank indices are text at a readable size.
+    const px = await page.locator(`${tid('weis-cards-1')} .ws-rank`).first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    assert.ok(px >= 12, `Weis index ${px}px`);
+    await show(page, SCENES.weisTopBottom);
+    assert.match(await page.textContent(tid('weis-cards-0')), /Vier Näll 150.*Vierblatt 50/);
+    await show(page, SCENES.firstTrick);
+    assert.equal(await page.textContent(tid('weis-name-0')), 'Vierblatt');
+    assert.equal(await page.textContent(tid('weis-name-1')), 'Dreiblatt');
+    await page.evaluate(() => { localStorage.setItem('jass:lang', 'en'); });
+    await page.click(tid('toggle-lang'));
+    assert.equal(await page.textContent(tid('weis-name-0')), 'Four in a row');
+    await show(page, SCENES.weisLeftRight);
+    assert.match(await page.textContent(tid('weis-cards-3')), /Four Jacks 200.*Three in a row 20/);
+    await show(page, SCENES.weisTopBottom);
+    assert.match(await page.textContent(tid('weis-cards-0')), /Four Nines 150/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  // Issue 15 point 2: the ninth trick shows with the same pause, then the summary; its tricks browse.
+  test(`${label}: the ninth trick is shown before the round summary (issue 15 point 2)`, async () => {
+    const page = await open(size);
+    await show(page, SCENES.ninthBefore);
+    await show(page, SCENES.ninthAfter);
+    const t0 = Date.now();
+    await page.waitForSelector(tid('trick-winner'));
+    assert.equal(await page.getAttribute(tid('trick'), 'data-trick'), '8');
+    assert.equal(await page.locator('[data-testid^=trick-card-]').count(), 4);
+    assert.match(await page.textContent(tid('trick-winner')), /Bartholomew takes it \(37\)/);
+    assert.equal(await page.locator(tid('round-summary')).count(), 0, 'summary before the ninth trick');
+    assert.deepEqual(await overlaps(page), []);
+    await page.waitForSelector(tid('round-summary'), { timeout: 4000 });
+    assert.ok(Date.now() - t0 >= 1000, 'the ninth trick got the same pause as the others');
+    // The summary browses the round's nine tricks.
+    await page.click(tid('browse-tricks'));
+    assert.match(await page.textContent(tid('tricks-title')), /Trick 1 of 9/);
+    for (let i = 0; i < 8; i++) await page.click(tid('trick-next'));
+    assert.match(await page.textContent(tid('tricks-title')), /Trick 9 of 9/);
+    assert.match(await page.textContent(tid('tricks-winner')), /Bartholomew takes it \(37\)/);
+    assert.ok(await page.locator(tid('trick-next')).isDisabled());
+    await page.click(tid('close-tricks'));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+// Issue 15 point 6: every interactive element of the game screen is at least 44×44 on the phone.
+test('phone: every interactive element of the game screen is at least 44×44 (issue 15 point 6)', async () => {
+  const page = await open(PHONE);
+  const all = [];
+  for (const scene of ['contractForehand', 'firstTrick', 'weisLeftRight']) {
+    await show(page, SCENES[scene]);
+    all.push(...(await smallTargets(page)).map((b) => `${scene}: ${b}`));
+  }
+  // The hand's cards at 9, 8 and 7 legal cards, the summary, its tricks and the last trick.
+  const g = SCENES.firstTrick.view.game;
+  for (const n of [9, 8, 7]) {
+    const hand = g.hand.slice(0, n);
+    await show(page, { ...SCENES.firstTrick, version: 60 + n, view: { ...SCENES.firstTrick.view, game: { ...g, hand, allowed: { ...g.allowed, cards: hand, weis: [] } } } });
+    all.push(...(await smallTargets(page)).map((b) => `${n} cards: ${b}`));
+  }
+  await show(page, SCENES.contractPushed);
+  await page.click(tid('browse-tricks')).catch(() => {});
+  await show(page, SCENES.ninthBefore);
+  await show(page, SCENES.ninthAfter);
+  await page.waitForSelector(tid('round-summary'), { timeout: 4000 });
+  all.push(...(await smallTargets(page)).map((b) => `summary: ${b}`));
+  await page.tap(tid('browse-tricks'));
+  all.push(...(await smallTargets(page)).map((b) => `tricks: ${b}`));
+  await page.tap(tid('close-tricks'));
+  await show(page, SCENES.weisLeftRight);
+  await page.tap(tid('last-trick-btn'));
+  all.push(...(await smallTargets(page)).map((b) => `last trick: ${b}`));
+  await page.tap('[data-testid=last-trick-panel] .x');
+  // The host's seat controls and the other-device panel (with a link to show).
+  const hostView = { ...SCENES.weisLeftRight, version: 90, view: { ...SCENES.weisLeftRight.view, host: 2 } };
+  await show(page, hostView);
+  await page.tap(tid('manage-seats'));
+  all.push(...(await smallTargets(page)).map((b) => `seat manager: ${b}`));
+  await page.tap(tid('close-manage'));
+  await page.evaluate(() => { window.__jass.ui.otherDevice = { url: `${location.origin}/t/x#seat=abc` }; });
+  await show(page, { ...hostView, version: 91 });
+  all.push(...(await smallTargets(page)).map((b) => `other device: ${b}`));
+  assert.deepEqual(all, []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Issue 15 point 11: cards travel, and not under prefers-reduced-motion.
+test('cards travel to the trick and to the winner, a dealt hand fans in, none of it under reduced motion (issue 15 point 11)', async () => {
+  for (const motion of [true, false]) {
+    const page = await open(DESKTOP, { motion });
+    const [b, a] = completedTrick(1);
+    await show(page, SCENES.weisTopBottom);
+    await show(page, b);
+    const arrive = await page.evaluate(() => [...document.querySelectorAll('.trick-card.arrive')].map((e) => getComputedStyle(e).animationName));
+    await show(page, a);
+    await page.waitForSelector('.trick[class*=collect-]', { state: 'attached', timeout: 3000 });
+    const collect = await page.evaluate(() => getComputedStyle(document.querySelector('.trick-card')).animationName);
+    await show(page, SCENES.ninthBefore);
+    await show(page, SCENES.ninthAfter);
+    await page.waitForSelector(tid('round-summary'), { timeout: 4000 });
+    // The new hand fans in once the ninth trick has gone.
+    await page.waitForSelector('.hand.dealt', { state: 'attached', timeout: 1000 });
+    const deal = await page.evaluate(() => getComputedStyle(document.querySelector('.hand.dealt .card')).animationName);
+    if (motion) {
+      assert.ok(arrive.length >= 1 && arrive.every((n) => n.startsWith('arrive-')), `arrive: ${arrive}`);
+      assert.match(collect, /^collect-/);
+      assert.equal(deal, 'deal-in');
+    } else {
+      assert.ok(arrive.every((n) => n === 'none'), `arrive with reduced motion: ${arrive}`);
+      assert.equal(collect, 'none');
+      assert.equal(deal, 'none');
+    }
+    await page.context().close();
+  }
+});
+
+test('phone: a card travelling in from the side never widens the page (issue 15 point 11)', async () => {
+  const page = await open(PHONE, { motion: true });
+  await show(page, SCENES.weisTopBottom);
+  await page.evaluate((m) => window.__jassRender(m), SCENES.ninthBefore);
+  const w = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(document.documentElement.scrollWidth)))));
+  assert.ok(await page.locator('.trick-card.arrive').count() > 0);
+  assert.ok(w <= PHONE.width, `page ${w} px wide`);
+  await page.context().close();
+});
+
+// Screenshots of the game screens: both sizes, both languages, both decks (issue 15).
+test('screenshots of the game screens', async () => {
+  for (const [label, size] of SIZES) {
+    for (const lang of ['en', 'de']) {
+      for (const deck of ['french', 'swiss']) {
+        const page = await open(size, { lang, deck });
+        const tag = `${label}-${lang}-${deck}`;
+        await show(page, SCENES.contractPushed);
+        await shot(page, `contract-${tag}`);
+        await show(page, SCENES.firstTrick);
+        await shot(page, `first-trick-${tag}`);
+        await show(page, SCENES.weisLeftRight);
+        await shot(page, `weis-${tag}`);
+        await show(page, SCENES.weisTopBottom);
+        await shot(page, `weis-top-${tag}`);
+        await show(page, SCENES.ninthBefore);
+        await show(page, SCENES.ninthAfter);
+        await page.waitForSelector(tid('trick-winner'));
+        await shot(page, `ninth-${tag}`);
+        await page.waitForSelector(tid('round-summary'), { timeout: 4000 });
+        await shot(page, `summary-${tag}`);
+        await page.context().close();
+      }
+    }
+  }
+});
