@@ -40,6 +40,8 @@ pub struct Game {
     pub(crate) round: Round,
     /// Who sees which of the round's Weis, kept with each declaration and comparison.
     weis_views: WeisViews,
+    /// The tricks of the round `last_round` sums up.
+    last_round_tricks: arrayvec::ArrayVec<crate::round::PlayedTrick, 9>,
     /// Totals before the current round.
     pub(crate) totals_before: [u32; 2],
     /// Crossing of the target found in finished rounds (R10).
@@ -78,6 +80,7 @@ impl Game {
             options,
             round,
             weis_views: WeisViews::default(),
+            last_round_tricks: arrayvec::ArrayVec::new(),
             totals_before: [0; 2],
             crossed: [None; 2],
             history: History::new([0; 2]),
@@ -455,13 +458,22 @@ impl Game {
             rounds_played: self.history.len() as u32,
             result: self.result,
         };
-        project(viewer, &self.round, &self.weis_views, table, |s| Allowed {
-            schiebe: self.can_schiebe(s),
-            choose: self.phase() == Phase::Choosing && self.to_act() == Some(s),
-            cards: self.legal_cards(s),
-            weis: self.declarable(s),
-            stoeck: self.can_announce_stoeck(s),
-            bedanke: self.can_bedanke(),
+        let contract = self.last_round.and_then(|r| r.contract);
+        let tricks = contract.map_or_else(Vec::new, |k| {
+            let old = self.options.old_undenufe;
+            (0u8..).zip(&self.last_round_tricks).map(|(i, t)| t.completed(i, k, old)).collect()
+        });
+        project(viewer, &self.round, &self.weis_views, table, tricks, |s| {
+            let weis = self.declarable(s);
+            Allowed {
+                schiebe: self.can_schiebe(s),
+                choose: self.phase() == Phase::Choosing && self.to_act() == Some(s),
+                cards: self.legal_cards(s),
+                weis_points: weis.iter().map(|w| w.points(self.options.small_weis)).collect(),
+                weis,
+                stoeck: self.can_announce_stoeck(s),
+                bedanke: self.can_bedanke(),
+            }
         })
     }
 
@@ -580,6 +592,7 @@ impl Game {
             "the compact summary gives the summary back"
         );
         self.last_round = Some(summary);
+        self.last_round_tricks = self.round.tricks.clone();
     }
 
     fn freeze_crossings(&mut self) {

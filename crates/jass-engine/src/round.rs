@@ -58,6 +58,42 @@ pub(crate) struct LastTrick {
     points: u32,
 }
 
+/// A completed trick as a round remembers it for later: who led and the cards.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub(crate) struct PlayedTrick {
+    leader: Seat,
+    cards: [Card; 4],
+}
+
+impl PlayedTrick {
+    fn of(trick: &Trick) -> Self {
+        let mut cards = [Card::new(crate::card::Suit::Hearts, crate::card::Rank::Six); 4];
+        for (slot, c) in cards.iter_mut().zip(trick.cards()) {
+            *slot = c;
+        }
+        Self { leader: trick.leader(), cards }
+    }
+
+    /// The trick as views carry it: its winner and points (with the last trick's 5
+    /// for number 8) under `contract` (R4, R5).
+    pub(crate) fn completed(&self, number: u8, contract: Contract, old_undenufe: bool) -> CompletedTrick {
+        let trick = Trick::from_cards(self.leader, &self.cards);
+        let t = tables(contract, old_undenufe);
+        let mut points: u32 = trick.cards().map(|c| u32::from(t.points[c.index()])).sum();
+        if number == 8 {
+            points += LAST_TRICK_BONUS;
+        }
+        let winner = trick.winner(contract);
+        debug_assert!(winner.is_some(), "a remembered trick is complete");
+        CompletedTrick {
+            trick: number,
+            cards: trick.played_cards(),
+            winner: winner.unwrap_or(self.leader),
+            points,
+        }
+    }
+}
+
 impl LastTrick {
     /// The form views carry.
     pub(crate) fn completed(&self) -> CompletedTrick {
@@ -87,6 +123,9 @@ pub(crate) struct Round {
     pub(crate) trick: Trick,
     pub(crate) trick_no: u8,
     pub(crate) last_trick: Option<LastTrick>,
+    /// Every trick completed so far this round, for the round's summary view: five
+    /// bytes a trick (its leader and cards); winner and points follow from the rules.
+    pub(crate) tricks: arrayvec::ArrayVec<PlayedTrick, 9>,
     /// Cards played so far this round (0..=36).
     pub(crate) played: u8,
     pub(crate) last_played_by: Option<Seat>,
@@ -152,6 +191,7 @@ impl Round {
             trick: Trick::new(forehand),
             trick_no: 0,
             last_trick: None,
+            tricks: arrayvec::ArrayVec::new(),
             played: 0,
             last_played_by: None,
             card_points: [0; 2],
@@ -322,6 +362,8 @@ impl Round {
             self.credit(options, team, MATCH_BONUS, CreditKind::Stich, trick_no);
         }
         self.last_trick = Some(LastTrick { number: trick_no, trick, winner, points });
+        let fits = self.tricks.try_push(PlayedTrick::of(&trick));
+        debug_assert!(fits.is_ok(), "a round has nine tricks");
         events.push(Event::TrickTaken { trick: trick_no, winner, points });
         if !last {
             self.trick = Trick::new(winner);

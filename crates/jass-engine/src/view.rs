@@ -17,7 +17,7 @@ use crate::score::{GameResult, RoundSummary};
 use crate::seat::{Seat, Team};
 use crate::short_list::ShortList;
 use crate::trick::PlayedCards;
-use crate::weis::{WeisList, WeisView};
+use crate::weis::{MAX_WEIS, WeisList, WeisView};
 
 /// Who is looking.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -62,6 +62,10 @@ pub struct Allowed {
     pub cards: CardSet,
     /// The Weis that may be declared with the card about to be played (R6).
     pub weis: WeisList,
+    /// The points of each of `weis`, in the same order (R6), so a client shows them
+    /// without a points table of its own.
+    #[serde(default)]
+    pub weis_points: ShortList<u32, MAX_WEIS>,
     /// May announce Stöck (R7).
     pub stoeck: bool,
     /// May say bedanke (R10).
@@ -114,6 +118,10 @@ pub struct SeatView {
     pub commitment: Commitment,
     /// The previous round's score with its revealed seed.
     pub last_round: Option<RoundSummary>,
+    /// The tricks of that round, in order (public: every card was shown when played),
+    /// so a client can show the ninth trick and browse the round (issue 15 point 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub last_round_tricks: Vec<CompletedTrick>,
     /// Number of rounds finished.
     pub rounds_played: u32,
     /// The result, once the game is over.
@@ -187,6 +195,7 @@ pub(crate) fn project(
     round: &Round,
     weis: &WeisViews,
     table: Table,
+    last_round_tricks: Vec<CompletedTrick>,
     allowed: impl FnOnce(Seat) -> Allowed,
 ) -> SeatView {
     let r = round;
@@ -220,6 +229,7 @@ pub(crate) fn project(
         totals: table.totals,
         commitment: r.commitment,
         last_round: table.last_round,
+        last_round_tricks,
         rounds_played: table.rounds_played,
         result: table.result,
         allowed,

@@ -96,6 +96,16 @@ fn random_games_keep_every_invariant() {
                     // The previous round's seed reveals only fully played cards; skip it.
                     let mut j = json.clone();
                     j.as_object_mut().unwrap().remove("last_round");
+                    // So do the previous round's tricks: every card in them was played
+                    // face up (the next assertion checks they are a whole round's).
+                    j.as_object_mut().unwrap().remove("last_round_tricks");
+                    if let Some(tricks) = json.get("last_round_tricks").and_then(|t| t.as_array()) {
+                        let mut cards = CardSet::EMPTY;
+                        cards_in_json(&serde_json::Value::Array(tricks.clone()), &mut cards);
+                        let whole = tricks.len() == 9;
+                        assert!(!whole || cards == CardSet::DECK, "nine tricks hold the deck");
+                        assert_eq!(cards.len() as usize, 4 * tricks.len(), "four cards a trick");
+                    }
                     cards_in_json(&j, &mut seen);
                     let ok = visible_ok(&g, viewer, played_this_round);
                     assert!(ok.contains_all(seen), "view of {viewer:?} leaks {:?}", seen & !ok);
