@@ -458,7 +458,14 @@ impl Game {
             rounds_played: self.history.len() as u32,
             result: self.result,
         };
-        let contract = self.last_round.and_then(|r| r.contract);
+        // Only while the next round has no card down (its contract is being chosen, the
+        // moment clients show the ninth trick and the summary), or after the last
+        // round of the game: every view a table keeps would otherwise carry ~1 KB
+        // more all round long (2,500 tables × 5 frames).
+        let contract = self
+            .last_round
+            .and_then(|r| r.contract)
+            .filter(|_| self.round.played == 0 || self.result.is_some());
         let tricks = contract.map_or_else(Vec::new, |k| {
             let old = self.options.old_undenufe;
             (0u8..).zip(&self.last_round_tricks).map(|(i, t)| t.completed(i, k, old)).collect()

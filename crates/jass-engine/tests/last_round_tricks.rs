@@ -34,5 +34,12 @@ fn the_previous_rounds_tricks_add_up_to_its_card_points() {
         }
         assert_eq!(points, summary.card_points, "round {r}: the tricks' points are the round's");
         checked += 1;
+        // Sent only until the next round's first card: views stay small all round.
+        while g.view(Viewer::Spectator).trick.cards.is_empty() && g.round_number() == r + 1 {
+            random_step(&mut g, &mut rng, &mut next);
+        }
+        if g.round_number() == r + 1 {
+            assert!(g.view(Viewer::Spectator).last_round_tricks.is_empty(), "gone once a card is down");
+        }
     }
 }

@@ -466,6 +466,15 @@ impl TableActor {
     fn publish(&mut self) {
         self.turns.follow(self.state.game.as_ref());
         for seat in Seat::ALL {
+            let slot = self.conns.at(seat);
+            // No socket on the seat (a computer's, or its player is away): nobody reads
+            // a frame, so none is made or kept; attaching publishes a fresh one.
+            if slot.conn.is_none() {
+                if !slot.view.borrow().is_empty() {
+                    slot.view.send_replace(Utf8Bytes::from_static(""));
+                }
+                continue;
+            }
             if let Some(frame) = self.encode(Some(seat)) {
                 self.conns.at(seat).view.send_replace(frame);
             }
