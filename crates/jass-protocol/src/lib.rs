@@ -16,7 +16,6 @@
 //! assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"play","card":"H1"}"#).is_err());
 //! ```
 
-mod decode;
 pub mod http;
 pub mod name;
 
@@ -284,10 +283,11 @@ impl ClientMsg {
     }
 }
 
-/// A server → client frame. (`remote = "Self"`: the derived code is wrapped by the
-/// trait impls in `decode`, which decode `state` without serde's buffering.)
+/// A server → client frame. `type` is written first; a client that decodes many
+/// `state`s can read them straight from the text on that basis (as `jass-bot` does)
+/// instead of through this derived decoder, which buffers a tagged enum first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(remote = "Self", tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServerMsg {
     /// Reply to `hello`.
     Welcome {
