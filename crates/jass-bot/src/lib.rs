@@ -6,7 +6,8 @@
 //! alone, to fill seats in tests, and to put thousands of real sockets on a server.
 //!
 //! # Layout
-//! - [`http`]: the three HTTP calls (create, join, look) over plain HTTP/1.1.
+//! - [`http`]: the three HTTP calls (create, join, look) and the load bench's
+//!   `/api/stats`, over plain HTTP/1.1.
 //! - [`client`]: one seat's connection (`hello` → `welcome` → states) and its play loop,
 //!   with an [`Observer`](client::Observer) hook for measurements.
 //! - [`policy`]: the pure choice of one action per view (random card, all Weis, Stöck

@@ -73,7 +73,8 @@
 //!   action), from which [`Game::record`] and [`Game::history`] are built.
 //! - `fast`: the speed work apart from the rules: lookup tables, broadword selects
 //!   and the allocation-free random rounds for bots and benchmarks (`fast::playout`).
-//! - `error`: [`RuleError`] with stable wire codes.
+//! - `error`: [`RuleError`], why an action was refused, in words (the wire codes are
+//!   mapped from it by `jass-protocol`).
 //!
 //! # Glossary
 //! - *Schiebe(n)*: push the choice of contract to the partner.
