@@ -150,8 +150,17 @@ mod tests {
             let keys: Vec<&str> = order.iter().copied().filter(|k| *k != "version").collect();
             assert!(server_msg(&text_in_order(&missing, &keys)).is_err(), "missing field");
         }
-        for bad in [r#"{"type":"stat","version":1}"#, r#"{"type":7}"#, "{}", "[]", r#""state""#, "{} {}"] {
+        for bad in [
+            r#"{"type":"stat","version":1}"#,
+            r#"{"type":7}"#,
+            "{}",
+            "[]",
+            r#""state""#,
+            "{} {}",
+            r#"["pong",5,null]"#,
+        ] {
             assert!(server_msg(bad).is_err(), "{bad}");
+            agree(bad);
         }
         assert_eq!(server_msg(r#"{"t":5,"type":"pong"}"#).unwrap(), ServerMsg::Pong { t: 5, id: None });
     }

@@ -7,6 +7,7 @@
 //! - [`http`]: the JSON bodies of the HTTP API (create, join, table info).
 //! - [`name`]: what a player name may hold (protocol.md 1).
 //! - [`ErrorCode`] and [`close`]: stable error and close codes.
+//! - `object`: [`ServerMsg`] decodes from a JSON object only.
 //!
 //! # Example
 //! ```
@@ -18,6 +19,7 @@
 
 pub mod http;
 pub mod name;
+mod object;
 
 use jass_engine::{Action, Card, CardSet, Contract, Options, Preset, Seat, SeatView};
 use serde::{Deserialize, Serialize};
@@ -286,8 +288,10 @@ impl ClientMsg {
 /// A server → client frame. `type` is written first; a client that decodes many
 /// `state`s can read them straight from the text on that basis (as `jass-bot` does)
 /// instead of through this derived decoder, which buffers a tagged enum first.
+/// (`remote = "Self"`: the derived code is wrapped by the trait impls in `object`,
+/// which accept only a JSON object, as protocol.md writes every frame.)
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(remote = "Self", tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServerMsg {
     /// Reply to `hello`.
     Welcome {

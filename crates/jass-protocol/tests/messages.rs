@@ -101,7 +101,10 @@ fn a_state_decodes_alike_whatever_the_key_order() {
         let keys: Vec<&str> = order.iter().copied().filter(|k| *k != "version").collect();
         assert!(serde_json::from_str::<ServerMsg>(&text_in_order(&missing, &keys)).is_err(), "missing field");
     }
-    for bad in [r#"{"type":"stat","version":1}"#, r#"{"type":7}"#, "{}", "[]", r#""state""#] {
+    // Issue 16 point 9: only an object, as before the fast path moved to jass-bot.
+    for bad in
+        [r#"{"type":"stat","version":1}"#, r#"{"type":7}"#, "{}", "[]", r#""state""#, r#"["pong",5,null]"#]
+    {
         assert!(serde_json::from_str::<ServerMsg>(bad).is_err(), "{bad}");
     }
     let pong: ServerMsg = serde_json::from_str(r#"{"t":5,"type":"pong"}"#).unwrap();
