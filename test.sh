@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The one test command (README): formatting, lints and every test, then the
+# The one test command (README): formatting, lints, the docs and every test, then the
 # browser tests (e2e/: Debian's Chromium driven by playwright-core against the real
 # server).
 set -euo pipefail
 cd "$(dirname "$0")"
 cargo fmt --all --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --workspace
 cargo test --locked --workspace
 
 need=()

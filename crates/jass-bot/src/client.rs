@@ -307,7 +307,7 @@ async fn next_msg(ws: &mut Ws) -> Result<ServerMsg, BotError> {
             ws.next().await.ok_or(BotError::Closed { code: 1006, reason: "connection lost".into() })??;
         match frame {
             Message::Text(text) => {
-                return serde_json::from_str(text.as_str())
+                return crate::decode::server_msg(text.as_str())
                     .map_err(|e| BotError::Protocol(format!("not a server message: {e}")));
             }
             Message::Close(frame) => return Err(closed(frame)),

@@ -1,7 +1,9 @@
-//! The three HTTP calls of protocol.md section 1, over a plain HTTP/1.1 socket.
+//! The three HTTP calls of protocol.md section 1, and the load bench's read of
+//! `GET /api/stats`, over a plain HTTP/1.1 socket.
 //!
 //! A bot needs only `POST /api/tables`, `POST /api/tables/{table}/seats` and
-//! `GET /api/tables/{table}`, always to a server it was pointed at, without TLS; a
+//! `GET /api/tables/{table}` (the load bench also `GET /api/stats`), always to a
+//! server it was pointed at, without TLS; a
 //! hand-written request keeps the dependency tree (and the load bench's memory) small.
 //! Each call opens its own connection with `Connection: close`.
 

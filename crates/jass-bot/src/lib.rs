@@ -6,11 +6,14 @@
 //! alone, to fill seats in tests, and to put thousands of real sockets on a server.
 //!
 //! # Layout
-//! - [`http`]: the three HTTP calls (create, join, look) over plain HTTP/1.1.
+//! - [`http`]: the three HTTP calls (create, join, look) and the load bench's
+//!   `/api/stats`, over plain HTTP/1.1.
 //! - [`client`]: one seat's connection (`hello` → `welcome` → states) and its play loop,
 //!   with an [`Observer`](client::Observer) hook for measurements.
 //! - [`policy`]: the pure choice of one action per view (random card, all Weis, Stöck
 //!   when allowed, sometimes schiebe, start as host, optional bedanke).
+//! - `decode`: the load bench's fast decoder of `state` frames (the same messages
+//!   as the derived decoder, without its buffering).
 //! - [`fill`]: create a table and play all four seats (the `--fill` mode and the tests).
 //! - binaries: `jass-bot` (the CLI) and `jass-loadgen` (the load bench).
 //!
@@ -22,6 +25,7 @@
 //! ```
 
 pub mod client;
+mod decode;
 pub mod fill;
 pub mod http;
 pub mod policy;

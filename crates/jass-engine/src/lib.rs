@@ -1,6 +1,57 @@
 //! The Schieber Jass rules engine: pure (no IO, no async, no clock), exact to
 //! `docs/rules.md`, and fast enough for bots that search.
 //!
+//! # A whole round
+//! ```
+//! use jass_engine::{Action, Contract, Event, Game, Options, Phase, Seed, Viewer};
+//!
+//! // The deal: a seeded shuffle dealt 3-3-3; the seed also draws the first dealer, and
+//! // the seat to the dealer's right is the forehand (R2, R12).
+//! let mut game = Game::new(Options::default(), Seed([7; 32])).unwrap();
+//! let forehand = game.forehand();
+//! assert_eq!(game.to_act(), Some(forehand));
+//! assert_eq!(game.hand(forehand).len(), 9);
+//!
+//! // The contract: the forehand pushes, the partner must choose (R3).
+//! game.apply(forehand, Action::Schiebe, || unreachable!()).unwrap();
+//! game.apply(forehand.partner(), Action::Choose { contract: Contract::Obenabe }, || unreachable!())
+//!     .unwrap();
+//!
+//! // Nine tricks: the forehand leads, each seat in turn plays a legal card (R5) and the
+//! // trick's winner leads the next. The round's last card deals the next round, so it
+//! // needs that round's seed.
+//! let (mut tricks, mut summary) = (0, None);
+//! for card_number in 0..36 {
+//!     let seat = game.to_act().unwrap();
+//!     let card = game.legal_cards(seat).first().unwrap();
+//!     for event in game.apply(seat, Action::play(card), || Seed([8; 32])).unwrap() {
+//!         match event {
+//!             Event::TrickTaken { .. } => tricks += 1,
+//!             Event::RoundScored(round) => summary = Some(round),
+//!             _ => {}
+//!         }
+//!     }
+//!     if card_number == 0 {
+//!         // Each seat's view shows its own hand and the table, nothing else.
+//!         let view = game.view(Viewer::Seat(forehand.next()));
+//!         assert_eq!((view.trick.cards.len(), view.hand.len()), (1, 9));
+//!     }
+//! }
+//!
+//! // The score: 152 card points plus 5 for the last trick, then Weis, Stöck and the
+//! // match bonus, all times the contract's multiplier (R4, R8).
+//! let round = summary.unwrap();
+//! assert_eq!(tricks, 9);
+//! assert_eq!(round.card_points[0] + round.card_points[1], 157);
+//! for team in 0..2 {
+//!     let points = round.card_points[team] + round.match_bonus[team] + round.weis[team] + round.stoeck[team];
+//!     assert_eq!(round.total[team], points * round.multiplier);
+//! }
+//! assert_eq!(game.totals(), round.running_total);
+//! // The game goes on: the next round is dealt and waits for its contract.
+//! assert_eq!((game.phase(), game.round_number(), game.history().len()), (Phase::Choosing, 1, 1));
+//! ```
+//!
 //! # Layout
 //! - [`card`](crate::Card), [`cardset`](crate::CardSet): the 36 cards and sets of them as bits (R1).
 //! - `seat`: [`Seat`] in playing order and [`Team`] (R1).
@@ -22,23 +73,8 @@
 //!   action), from which [`Game::record`] and [`Game::history`] are built.
 //! - `fast`: the speed work apart from the rules: lookup tables, broadword selects
 //!   and the allocation-free random rounds for bots and benchmarks (`fast::playout`).
-//! - `error`: [`RuleError`] with stable wire codes.
-//!
-//! # Example
-//! ```
-//! use jass_engine::{Action, Contract, Game, Options, Seed, Viewer};
-//! let mut game = Game::new(Options::default(), Seed([1; 32])).unwrap();
-//! let forehand = game.to_act().unwrap();
-//! // The forehand pushes, the partner chooses Obenabe (R3).
-//! game.apply(forehand, Action::Schiebe, || unreachable!()).unwrap();
-//! game.apply(forehand.partner(), Action::Choose { contract: Contract::Obenabe }, || unreachable!()).unwrap();
-//! // The forehand still leads (R2).
-//! let card = game.legal_cards(forehand).first().unwrap();
-//! game.apply(forehand, Action::play(card), || unreachable!()).unwrap();
-//! let view = game.view(Viewer::Seat(forehand.next()));
-//! assert_eq!(view.trick.cards.len(), 1);
-//! assert_eq!(view.hand.len(), 9);
-//! ```
+//! - `error`: [`RuleError`], why an action was refused, in words (the wire codes are
+//!   mapped from it by `jass-protocol`).
 //!
 //! # Glossary
 //! - *Schiebe(n)*: push the choice of contract to the partner.

@@ -7,6 +7,7 @@
 //! - [`http`]: the JSON bodies of the HTTP API (create, join, table info).
 //! - [`name`]: what a player name may hold (protocol.md 1).
 //! - [`ErrorCode`] and [`close`]: stable error and close codes.
+//! - `object`: [`ServerMsg`] decodes from a JSON object only.
 //!
 //! # Example
 //! ```
@@ -16,9 +17,9 @@
 //! assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"play","card":"H1"}"#).is_err());
 //! ```
 
-mod decode;
 pub mod http;
 pub mod name;
+mod object;
 
 use jass_engine::{Action, Card, CardSet, Contract, Options, Preset, Seat, SeatView};
 use serde::{Deserialize, Serialize};
@@ -284,8 +285,11 @@ impl ClientMsg {
     }
 }
 
-/// A server → client frame. (`remote = "Self"`: the derived code is wrapped by the
-/// trait impls in `decode`, which decode `state` without serde's buffering.)
+/// A server → client frame. `type` is written first; a client that decodes many
+/// `state`s can read them straight from the text on that basis (as `jass-bot` does)
+/// instead of through this derived decoder, which buffers a tagged enum first.
+/// (`remote = "Self"`: the derived code is wrapped by the trait impls in `object`,
+/// which accept only a JSON object, as protocol.md writes every frame.)
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(remote = "Self", tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServerMsg {

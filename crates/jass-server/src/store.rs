@@ -3,10 +3,10 @@
 //! lose only changes no client ever saw (R12: options + seeds + actions replay the
 //! game).
 //!
-//! [`MemoryStore`] is the implementation for now and for tests. A SQLite store
-//! (one writer thread, group commit, acknowledged after fsync) fits the same trait:
-//! `append` queues the entry and returns a future that resolves when the batch that
-//! holds it is on disk.
+//! Two implementations: [`SqliteStore`], the default, adapts the embedded `jass-store`
+//! (one writer thread, group commit, acknowledged after fsync): `append` queues the
+//! entry and returns a future that resolves when the batch that holds it is on disk.
+//! [`MemoryStore`] keeps entries in RAM, for `--memory` and for tests.
 
 use std::collections::HashMap;
 use std::future::Future;

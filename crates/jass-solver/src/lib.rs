@@ -19,10 +19,10 @@
 //!   the cards still out and the leader (and whether a match is still possible) say
 //!   everything about the rest of the round; each entry keeps a lower and an upper
 //!   bound of the points still to take.
-//! - **Equivalent cards** ([`order`]): two cards of one hand, of one suit, with equal
+//! - **Equivalent cards** (`order`): two cards of one hand, of one suit, with equal
 //!   points and no card still in play between them, lead to the same results, so only
 //!   one is searched.
-//! - **Move ordering** ([`order`]): a card that takes the trick (or the cheapest one
+//! - **Move ordering** (`order`): a card that takes the trick (or the cheapest one
 //!   when the trick is lost, the richest when the partner has it) first, so cut-offs
 //!   come early.
 //!

@@ -49,8 +49,10 @@ pub use schema::{APPLICATION_ID, MAX_TABLE_ID, SCHEMA_VERSION, valid_table_id};
 use schema::{connect, load, read_one};
 use writer::{Job, Op, Touched, Writer};
 
-/// Writes waiting for the store thread. Bounded: a full queue makes callers wait
-/// (backpressure) instead of growing memory.
+/// Writes waiting for the store thread. Bounded: a write that finds the queue full
+/// fails at once with a "store queue full" error (`try_send`) instead of growing
+/// memory or waiting; the caller treats it as not done (the server refuses the action
+/// with an internal error and nothing changes), and queued writes keep call order.
 const QUEUE: usize = 8192;
 /// How often the checkpointer thread copies the WAL back into the database file.
 /// Often and small: each checkpoint's fsync of the database file delays the WAL fsyncs
