@@ -39,7 +39,7 @@ pub const MAX_MESSAGE_BYTES: usize = 4096;
 /// may carry a `version`. Lobby controls, `rematch`, `hello` and `ping` act on no
 /// game state a client could have decided on, and take no `version`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(remote = "Self", tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// First frame on every connection. Without a token the connection is a spectator.
     Hello {

@@ -1,37 +1,47 @@
-//! [`ServerMsg`] decodes from a JSON object only. serde's derived decoder of an
-//! internally tagged enum also takes a sequence (`["pong",5,null]` as a `pong`), a
-//! form no server writes; a client decoding frames should refuse it rather than guess.
+//! [`ClientMsg`] and [`ServerMsg`] decode from a JSON object only. serde's derived
+//! decoder of an internally tagged enum also takes a sequence (`["pong",5,null]` as a
+//! `pong`, `["schiebe"]` as a push), a form nobody writes: refused as `bad_message`
+//! rather than guessed at (issue 16 point 9).
 
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
-use crate::ServerMsg;
+use crate::{ClientMsg, ServerMsg};
 
-impl<'de> Deserialize<'de> for ServerMsg {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(ObjectOnly)
-    }
-}
+/// The trait impls around a `#[serde(remote = "Self")]` derive: encode as derived,
+/// decode through [`ObjectOnly`].
+macro_rules! object_only {
+    ($ty:ident, $what:literal) => {
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_map(ObjectOnly::<$ty>(std::marker::PhantomData))
+            }
+        }
 
-impl Serialize for ServerMsg {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // The derived (inherent) encoder: `type` first.
-        Self::serialize(self, s)
-    }
+        impl Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                // The derived (inherent) encoder: `type` first.
+                Self::serialize(self, s)
+            }
+        }
+
+        impl<'de> Visitor<'de> for ObjectOnly<$ty> {
+            type Value = $ty;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str($what)
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<$ty, A::Error> {
+                $ty::deserialize(MapAccessDeserializer::new(map))
+            }
+        }
+    };
 }
 
 /// Hands an object to the derived decoder and refuses anything else.
-struct ObjectOnly;
+struct ObjectOnly<T>(std::marker::PhantomData<T>);
 
-impl<'de> Visitor<'de> for ObjectOnly {
-    type Value = ServerMsg;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a server message (an object with a `type`)")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ServerMsg, A::Error> {
-        ServerMsg::deserialize(MapAccessDeserializer::new(map))
-    }
-}
+object_only!(ClientMsg, "a client message (an object with a `type`)");
+object_only!(ServerMsg, "a server message (an object with a `type`)");

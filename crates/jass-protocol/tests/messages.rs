@@ -22,6 +22,9 @@ fn strict_decoding() {
     assert!(parse(r#"{"type":"choose","contract":"trump"}"#).is_err());
     assert!(parse(r#"{"type":"swap_seats","a":0,"b":4}"#).is_err(), "seat out of range");
     assert!(parse(r#"[1,2]"#).is_err());
+    // Issue 16 point 9: a sequence is not a message, even one serde could read as one.
+    assert!(parse(r#"["play","HJ"]"#).is_err(), "was read as a play");
+    assert!(parse(r#"["schiebe"]"#).is_err());
     assert!(parse(r#"{"type":"hello","protocol":1,"token":"abc"}"#).is_ok());
     let e: ServerMsg =
         serde_json::from_str(r#"{"type":"error","id":7,"code":"illegal_card","message":"no"}"#).unwrap();
