@@ -70,6 +70,20 @@ pub struct TableInfo {
     pub spectators: u32,
 }
 
+/// `GET /api/tables/{table}/rounds`: the scores of the rounds of the table's latest
+/// game so far, for a client that joined or reloaded mid-game (every figure was shown
+/// to the whole table as its round ended).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rounds {
+    /// The table id.
+    pub table: String,
+    /// The game's number at this table (rematches count).
+    pub game: u32,
+    /// Every round scored so far, in order.
+    pub rounds: Vec<jass_engine::RoundSummary>,
+}
+
 /// Error body of every non-2xx API answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

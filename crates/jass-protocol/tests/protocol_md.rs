@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use jass_engine::{Card, CardSet, Options, Record, Seat, Seed, deal};
-use jass_protocol::http::{ApiError, CreateTable, JoinTable, Joined, TableInfo};
+use jass_protocol::http::{ApiError, CreateTable, JoinTable, Joined, Rounds, TableInfo};
 use jass_protocol::{ClientMsg, ErrorCode, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ServerMsg};
 use rand::rngs::ChaCha20Rng;
 use rand::{Rng, SeedableRng};
@@ -92,6 +92,7 @@ fn kinds() -> Vec<(&'static str, Check)> {
         ("http::Joined", round_trip::<Joined>),
         ("http::TableInfo", round_trip::<TableInfo>),
         ("http::ApiError", round_trip::<ApiError>),
+        ("http::Rounds", round_trip::<Rounds>),
         ("jass_engine::Record", round_trip::<Record>),
         ("jass_engine::Options", round_trip::<Options>),
     ]

@@ -43,6 +43,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{table}", get(info))
         .route("/api/tables/{table}/seats", post(join))
         .route("/api/tables/{table}/record", get(record))
+        .route("/api/tables/{table}/rounds", get(rounds))
         .route_layer(axum::middleware::from_fn_with_state(Arc::clone(&app), limit_api))
         .route("/ws/{table}", get(socket))
         .route("/api/stats", get(stats))
@@ -325,6 +326,13 @@ async fn record(State(app): State<Arc<App>>, Path(table): Path<String>) -> Resul
     };
     let disposition = format!("attachment; filename=\"jass-{table}.json\"");
     Ok(([(axum::http::header::CONTENT_DISPOSITION, disposition)], axum::Json(record)).into_response())
+}
+
+/// `GET /api/tables/{table}/rounds`: the latest game's round scores so far.
+async fn rounds(State(app): State<Arc<App>>, Path(table): Path<String>) -> Result<Response, ApiFailure> {
+    let handle = app.registry.get(&table).ok_or_else(unknown_table)?;
+    let rounds = handle.rounds().await.ok_or_else(unknown_table)??;
+    Ok(axum::Json(rounds).into_response())
 }
 
 /// `GET /api/stats`: the server's counters (protocol.md section 1).

@@ -26,7 +26,7 @@ async fn play_out(human: &mut Client) {
 }
 
 /// Plays the human's decisions until the game is over or `stop` says so.
-async fn play_until(human: &mut Client, stop: impl Fn(&jass_engine::SeatView) -> bool) {
+async fn play_until(human: &mut Client, mut stop: impl FnMut(&jass_engine::SeatView) -> bool) {
     for _ in 0..5_000 {
         let Some(g) = human.view().game.clone() else {
             human.next().await;
@@ -221,4 +221,31 @@ async fn a_computer_with_nothing_to_do_is_not_asked_again_until_the_table_change
     let idle = stats["computers"]["idle"].as_u64().unwrap();
     let versions = human.version();
     assert!(idle <= 3 * versions, "{idle} asks with nothing to do over {versions} changes: a loop");
+}
+
+// Issue 15 point 12: a client that reloads mid-game gets the whole list of round
+// scores over HTTP, equal to the summaries the table showed round by round.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rounds_so_far_are_served_for_a_reload() {
+    let (server, table, _, mut human) = human_and_three_computers().await;
+    let (status, body) = server.http("GET", &format!("/api/tables/{table}/rounds"), None).await;
+    assert_eq!(status, 400, "{body}");
+    let id = Some(human.id());
+    human.request(ClientMsg::Start { id }).await.unwrap();
+    let mut seen = Vec::new();
+    play_until(&mut human, |g| {
+        if let Some(lr) = &g.last_round
+            && !seen.iter().any(|s: &jass_engine::RoundSummary| s.round == lr.round)
+        {
+            seen.push(*lr);
+        }
+        seen.len() >= 2
+    })
+    .await;
+    let (status, body) = server.http("GET", &format!("/api/tables/{table}/rounds"), None).await;
+    assert_eq!(status, 200, "{body}");
+    let rounds: jass_protocol::http::Rounds = serde_json::from_str(&body).unwrap();
+    assert_eq!(rounds.game, 1);
+    assert_eq!(rounds.rounds.len(), seen.len());
+    assert_eq!(rounds.rounds, seen, "the same scores the table showed");
 }

@@ -323,6 +323,17 @@ impl TableActor {
             TableCmd::Record { reply } => {
                 let _ = reply.send(finished_record(&self.state));
             }
+            TableCmd::Rounds { reply } => {
+                let rounds = match &self.state.game {
+                    None => Err(Refusal::new(ErrorCode::NotStarted, "no game has been played")),
+                    Some(g) => Ok(jass_protocol::http::Rounds {
+                        table: self.id.to_string(),
+                        game: self.state.games,
+                        rounds: g.history().to_vec(),
+                    }),
+                };
+                let _ = reply.send(rounds);
+            }
             TableCmd::Setup { timing, computers, reply } => {
                 let _ = reply.send(self.setup(timing, computers).await);
             }

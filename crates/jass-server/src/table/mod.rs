@@ -84,6 +84,11 @@ pub(crate) enum TableCmd {
         /// The record, or `not_started` / `game_not_over`.
         reply: oneshot::Sender<Result<jass_engine::Record, Refusal>>,
     },
+    /// The latest game's round scores so far (HTTP).
+    Rounds {
+        /// The rounds, or `not_started`.
+        reply: oneshot::Sender<Result<jass_protocol::http::Rounds, Refusal>>,
+    },
     /// Right after creation: the table's timing, and "play with computers" (seat
     /// computers in the three other seats and start).
     Setup {
@@ -169,6 +174,11 @@ impl TableHandle {
     /// The finished game's record; `None` if the table is gone.
     pub(crate) async fn record(&self) -> Option<Result<jass_engine::Record, Refusal>> {
         self.call(|reply| TableCmd::Record { reply }).await
+    }
+
+    /// The latest game's round scores; `None` if the table is gone.
+    pub(crate) async fn rounds(&self) -> Option<Result<jass_protocol::http::Rounds, Refusal>> {
+        self.call(|reply| TableCmd::Rounds { reply }).await
     }
 
     /// Attaches a connection (see [`TableCmd::Attach`]).
