@@ -18,9 +18,14 @@ async fn play_one(options: serde_json::Value, policy: Policy) -> Filled {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("address");
     let (stop, stopped) = oneshot::channel::<()>();
-    let server = tokio::spawn(jass_server::run(listener, jass_server::Config::default(), async move {
-        let _ = stopped.await;
-    }));
+    let server = tokio::spawn(jass_server::run(
+        listener,
+        jass_server::Config::default(),
+        jass_server::Storage::memory(),
+        async move {
+            let _ = stopped.await;
+        },
+    ));
     let base = Server::parse(&format!("http://{addr}")).expect("url");
     let create = CreateTable {
         name: "Bot".into(),

@@ -41,9 +41,10 @@ async fn the_bot_retries_a_rate_limited_start() {
     let addr = listener.local_addr().expect("address");
     let config = jass_server::Config { rate_burst: 1, rate_per_second: 1, ..jass_server::Config::default() };
     let (stop, stopped) = oneshot::channel::<()>();
-    let server = tokio::spawn(jass_server::run(listener, config, async move {
-        let _ = stopped.await;
-    }));
+    let server =
+        tokio::spawn(jass_server::run(listener, config, jass_server::Storage::memory(), async move {
+            let _ = stopped.await;
+        }));
     let base = Server::parse(&format!("http://{addr}")).expect("url");
     let create =
         CreateTable { name: "Bot".into(), preset: None, options: None, timing: None, computers: false };

@@ -21,7 +21,8 @@
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-//! jass_server::run(listener, jass_server::Config::default(), tokio::signal::ctrl_c()).await
+//! let storage = jass_server::Storage::Sqlite("data/jass.sqlite3".into());
+//! jass_server::run(listener, jass_server::Config::default(), storage, tokio::signal::ctrl_c()).await
 //! # }
 //! ```
 #![cfg_attr(
@@ -52,6 +53,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use config::Config;
 pub use store::{MemoryStore, Store};
+
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
@@ -115,80 +117,82 @@ impl App {
     }
 }
 
-/// Serves until `shutdown` resolves, keeping tables in a [`MemoryStore`]. See
-/// [`run_with_store`].
-///
-/// # Errors
-/// The listener failed.
-pub async fn run(listener: TcpListener, config: Config, shutdown: impl Future) -> io::Result<()> {
-    run_with_store(listener, config, Arc::new(MemoryStore::new()), shutdown).await
+/// Where the server keeps its tables.
+pub enum Storage {
+    /// The embedded SQLite database at this path (created if missing). Every table it
+    /// holds is rebuilt by replaying its entries first, so players reconnect with
+    /// their tokens and continue exactly where they were; finished tables archived
+    /// longer than `config.finished_retention` are purged at start and then every
+    /// [`PURGE_EVERY`].
+    Sqlite(std::path::PathBuf),
+    /// A store of the caller's, and the tables to bring back from it first (none for a
+    /// fresh start). A [`MemoryStore`] keeps nothing across a restart (`--memory`,
+    /// tests).
+    Given {
+        /// Where changes go.
+        store: Arc<dyn Store>,
+        /// Tables to rebuild before serving.
+        restore: Vec<store::StoredTable>,
+    },
+}
+
+impl Storage {
+    /// A fresh [`MemoryStore`].
+    #[must_use]
+    pub fn memory() -> Self {
+        Self::Given { store: Arc::new(MemoryStore::new()), restore: Vec::new() }
+    }
 }
 
 /// Serves HTTP and WebSockets on `listener` until `shutdown` resolves (mini-redis
 /// `server::run` shape, so tests bind `127.0.0.1:0` and run it in-process), with every
-/// change handed to `store` before anyone is told. On shutdown every socket is closed with
-/// 1012 and every table actor stops; this returns once they have, or after
-/// `config.shutdown_grace`.
-///
-/// # Errors
-/// The listener failed.
-pub async fn run_with_store(
-    listener: TcpListener,
-    config: Config,
-    store: Arc<dyn Store>,
-    shutdown: impl Future,
-) -> io::Result<()> {
-    run_restoring(listener, config, store, Vec::new(), shutdown).await
-}
-
-/// Serves with the embedded SQLite store at `db` (created if missing): every table
-/// the store holds is rebuilt by replaying its entries first, so players reconnect
-/// with their tokens and continue exactly where they were (issue: durable tables).
-/// Finished tables archived longer than `config.finished_retention` are purged at
-/// start and then every [`PURGE_EVERY`].
+/// change handed to the store before anyone is told. Stored tables come back first:
+/// every one, however long the server was down (downtime is not idleness); one that
+/// cannot be rebuilt is quarantined instead (see `restore_tables`). On shutdown every
+/// socket is closed with 1012 and every table actor stops; this returns once they
+/// have, or after `config.shutdown_grace`.
 ///
 /// # Errors
 /// The database cannot be opened (or is another application's file), or the
 /// listener failed.
-pub async fn run_durable(
+pub async fn run(
     listener: TcpListener,
     config: Config,
-    db: &std::path::Path,
+    storage: Storage,
     shutdown: impl Future,
 ) -> io::Result<()> {
-    let (store, tables) = store::SqliteStore::open(db).map_err(|e| io::Error::other(e.to_string()))?;
-    tracing::info!(db = %db.display(), tables = tables.len(), "store opened");
-    let retention = config.finished_retention;
-    let purger = store.clone();
-    // Ends with the server: `select!` drops it once `run_restoring` returns.
-    let purge = async move {
-        let mut every = tokio::time::interval(PURGE_EVERY);
-        loop {
-            every.tick().await;
-            match purger.purge_archived(retention).await {
-                Ok(0) => {}
-                Ok(purged) => tracing::info!(purged, "finished tables past their retention deleted"),
-                Err(e) => tracing::warn!(error = %e, "could not purge finished tables"),
+    match storage {
+        Storage::Given { store, restore } => serve_tables(listener, config, store, restore, shutdown).await,
+        Storage::Sqlite(db) => {
+            let (store, tables) =
+                store::SqliteStore::open(&db).map_err(|e| io::Error::other(e.to_string()))?;
+            tracing::info!(db = %db.display(), tables = tables.len(), "store opened");
+            let retention = config.finished_retention;
+            let purger = store.clone();
+            // Ends with the server: `select!` drops it once serving returns.
+            let purge = async move {
+                let mut every = tokio::time::interval(PURGE_EVERY);
+                loop {
+                    every.tick().await;
+                    match purger.purge_archived(retention).await {
+                        Ok(0) => {}
+                        Ok(purged) => tracing::info!(purged, "finished tables past their retention deleted"),
+                        Err(e) => tracing::warn!(error = %e, "could not purge finished tables"),
+                    }
+                }
+            };
+            tokio::select! {
+                served = serve_tables(listener, config, Arc::new(store), tables, shutdown) => served,
+                () = purge => Ok(()),
             }
         }
-    };
-    tokio::select! {
-        served = run_restoring(listener, config, Arc::new(store), tables, shutdown) => served,
-        _ = purge => Ok(()),
     }
 }
 
 /// How often finished tables past their retention are looked for.
 pub const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(60 * 60);
 
-/// Like [`run_with_store`], first bringing back `tables` read from `store`. Every
-/// one comes back, however long the server was down (downtime is not idleness) and
-/// however many there are; one that cannot be rebuilt is quarantined instead (see
-/// `restore_tables`).
-///
-/// # Errors
-/// The listener failed.
-pub async fn run_restoring(
+async fn serve_tables(
     listener: TcpListener,
     config: Config,
     store: Arc<dyn Store>,
@@ -265,7 +269,7 @@ pub async fn run_restoring(
     Ok(())
 }
 
-/// Rebuilds stored tables into live actors (see [`run_restoring`]).
+/// Rebuilds stored tables into live actors (see [`run`]).
 ///
 /// Nothing stored is ever deleted here (issue 13 points 1, 2): the idle timer of a
 /// restored table starts now, and a table whose history cannot be replayed whole is

@@ -7,10 +7,9 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use clap::Parser;
-use jass_server::{Config, MemoryStore};
+use jass_server::{Config, Storage};
 use tracing_subscriber::EnvFilter;
 
 /// Command line; every flag can also come from the environment.
@@ -276,9 +275,10 @@ async fn main() -> std::io::Result<()> {
     tracing::info!(addr = %listener.local_addr()?, %web, "serving");
     let config = args.config();
     if args.memory {
-        jass_server::run_with_store(listener, config, Arc::new(MemoryStore::new()), shutdown_signal()).await
+        jass_server::run(listener, config, Storage::memory(), shutdown_signal()).await
     } else {
-        let served = jass_server::run_durable(listener, config, &args.db, shutdown_signal()).await;
+        let served =
+            jass_server::run(listener, config, Storage::Sqlite(args.db.clone()), shutdown_signal()).await;
         // A refused database (another application's file, a newer layout) is told
         // plainly, not as a debug dump of the error.
         if let Err(e) = &served {

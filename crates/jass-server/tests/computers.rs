@@ -160,11 +160,10 @@ async fn computers_come_back_after_a_restart_and_finish_the_game() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let store = Arc::new(MemoryStore::new());
-    tokio::spawn(jass_server::run_restoring(
+    tokio::spawn(jass_server::run(
         listener,
         unlimited_config(),
-        store,
-        vec![stored],
+        jass_server::Storage::Given { store, restore: vec![stored] },
         std::future::pending::<()>(),
     ));
     let again = Server::external(addr);

@@ -12,7 +12,7 @@ use common::{Server, act_once, connect_all, sync_all, unlimited_config};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
-/// `run_durable` in-process on `db`; stopped when the sender is dropped or fired.
+/// `run` in-process on the database `db`; stopped when the sender is dropped or fired.
 async fn durable(
     db: &Path,
     config: jass_server::Config,
@@ -22,7 +22,7 @@ async fn durable(
     let (stop, rx) = oneshot::channel::<()>();
     let db = db.to_path_buf();
     let task = tokio::spawn(async move {
-        jass_server::run_durable(listener, config, &db, async move {
+        jass_server::run(listener, config, jass_server::Storage::Sqlite(db), async move {
             let _ = rx.await;
         })
         .await

@@ -144,10 +144,13 @@ async fn an_ack_during_shutdown_comes_after_the_state_it_produced() {
     let gate =
         Arc::new(Gate { armed: AtomicBool::new(false), entered: Notify::new(), release: Notify::new() });
     let (stop, stopped) = oneshot::channel::<()>();
-    let run = tokio::spawn(jass_server::run_with_store(
+    let run = tokio::spawn(jass_server::run(
         listener,
         fast_config(),
-        Arc::new(GatedStore { inner: MemoryStore::new(), gate: Arc::clone(&gate) }),
+        jass_server::Storage::Given {
+            store: Arc::new(GatedStore { inner: MemoryStore::new(), gate: Arc::clone(&gate) }),
+            restore: Vec::new(),
+        },
         async move {
             let _ = stopped.await;
         },

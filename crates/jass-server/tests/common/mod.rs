@@ -68,9 +68,14 @@ impl Server {
         let addr = listener.local_addr().unwrap();
         let store = Arc::new(MemoryStore::new());
         let (stop, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(jass_server::run_with_store(listener, config, s, async move {
-            let _ = rx.await;
-        }));
+        let task = tokio::spawn(jass_server::run(
+            listener,
+            config,
+            jass_server::Storage::Given { store: s, restore: Vec::new() },
+            async move {
+                let _ = rx.await;
+            },
+        ));
         Self { addr, store, stop: Some(stop), task: Some(task) }
     }
 
@@ -399,11 +404,10 @@ pub async fn restoring(
 ) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(jass_server::run_restoring(
+    let task = tokio::spawn(jass_server::run(
         listener,
         config,
-        store,
-        tables,
+        jass_server::Storage::Given { store, restore: tables },
         std::future::pending::<()>(),
     ));
     // The handle is enough for these tests: the task ends with the runtime.
