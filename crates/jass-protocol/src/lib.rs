@@ -598,6 +598,17 @@ pub mod close {
     pub const TOO_MANY_ERRORS: u16 = 4009;
 }
 
+/// Why a preset with overrides gives no options (`bad_options` on the wire).
+#[derive(Debug, thiserror::Error)]
+pub enum OptionsFromError {
+    /// An unknown field or a value of the wrong type.
+    #[error("{0}")]
+    Shape(#[from] serde_json::Error),
+    /// Values the engine refuses (out of range).
+    #[error("{0}")]
+    Range(#[from] jass_engine::OptionsError),
+}
+
 /// Options from a preset with overrides: any subset of the option fields, and of the
 /// fields of a nested option (`{"multipliers": {"spades": 4}}` changes one multiplier
 /// and keeps the preset's others).
@@ -607,14 +618,14 @@ pub mod close {
 pub fn options_from(
     preset: Option<Preset>,
     overrides: Option<&serde_json::Map<String, serde_json::Value>>,
-) -> Result<Options, String> {
+) -> Result<Options, OptionsFromError> {
     let base = Options::preset(preset.unwrap_or(Preset::Swisslos));
-    let mut value = serde_json::to_value(base).map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(base)?;
     if let (Some(obj), Some(over)) = (value.as_object_mut(), overrides) {
         merge(obj, over);
     }
-    let options: Options = serde_json::from_value(value).map_err(|e| e.to_string())?;
-    options.validate().map_err(|e| e.to_string())?;
+    let options: Options = serde_json::from_value(value)?;
+    options.validate()?;
     Ok(options)
 }
 

@@ -206,8 +206,8 @@ async fn create(
     if let Some(timing) = &req.timing {
         timing.validate().map_err(|e| Refusal::new(ErrorCode::BadTiming, e))?;
     }
-    let options =
-        options_from(req.preset, req.options.as_ref()).map_err(|e| Refusal::new(ErrorCode::BadOptions, e))?;
+    let options = options_from(req.preset, req.options.as_ref())
+        .map_err(|e| Refusal::new(ErrorCode::BadOptions, e.to_string()))?;
     if app.shutdown.is_cancelled() {
         return Err(busy("tables"));
     }

@@ -92,16 +92,9 @@ pub enum Entry {
 }
 
 /// Why the store could not keep an entry; the table then refuses the change.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("store failed: {0}")]
 pub struct StoreError(pub String);
-
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "store failed: {}", self.0)
-    }
-}
-
-impl std::error::Error for StoreError {}
 
 /// The future `append` returns: resolves once the entry is durable.
 pub type StoreFuture = Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send>>;
@@ -211,7 +204,7 @@ impl Store for MemoryStore {
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     /// The store thread's handle.
-    inner: jass_store::Store,
+    inner: jass_store::Database,
 }
 
 /// A table read back from the store at startup.
@@ -269,7 +262,7 @@ impl SqliteStore {
     /// # Errors
     /// The file cannot be created or read, or is not ours.
     pub fn open(path: &std::path::Path) -> Result<(Self, Vec<StoredTable>), StoreError> {
-        let (inner, tables) = jass_store::Store::open(path).map_err(|e| StoreError(e.to_string()))?;
+        let (inner, tables) = jass_store::Database::open(path).map_err(|e| StoreError(e.to_string()))?;
         let tables = tables
             .into_iter()
             .map(|t| {

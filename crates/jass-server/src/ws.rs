@@ -29,6 +29,11 @@ use crate::table::{Attached, ConnId, Kick, Refusal, TableHandle};
 /// What the server's `welcome` names as itself.
 const SERVER_NAME: &str = concat!("jass-server/", env!("CARGO_PKG_VERSION"));
 
+/// The socket is gone or broke: nothing more can be sent on it, so the connection
+/// is dropped without a close frame.
+#[derive(Copy, Clone, Debug)]
+struct Gone;
+
 /// What to do after one incoming frame.
 enum Step {
     /// Nothing more (a control frame, or a refusal already answered).
@@ -36,7 +41,7 @@ enum Step {
     /// A well-formed client message to act on.
     Msg(ClientMsg),
     /// Close with this code and reason.
-    Close(u16, &'static str),
+    Close(Kick),
     /// The peer is gone or the socket broke: just drop it.
     Gone,
 }
@@ -102,14 +107,14 @@ impl Conn {
         let mut shutdown = self.app.shutdown.clone();
         let Some(table) = table else {
             let _ = self.error(None, ErrorCode::UnknownTable, "no such table").await;
-            return self.close(close::UNKNOWN_TABLE, "unknown table").await;
+            return self.close(Kick { code: close::UNKNOWN_TABLE, reason: "unknown table" }).await;
         };
         // Cold paths (hello, close, a request) are boxed: a socket's task then holds
         // only the idle select loop's state between frames, not the largest path's
         // (measured: 3000 bytes per socket before, see the memory example).
         let (token, hello_id) = match Box::pin(self.hello(&mut shutdown)).await {
             Ok(said) => said,
-            Err(Some((code, reason))) => return Box::pin(self.close(code, reason)).await,
+            Err(Some(k)) => return Box::pin(self.close(k)).await,
             Err(None) => return,
         };
         let attached = match table.attach(token, self.id, self.peer).await {
@@ -122,7 +127,7 @@ impl Conn {
                     _ => (close::UNKNOWN_TABLE, "unknown table"),
                 };
                 let _ = self.refusal(hello_id, r).await;
-                return Box::pin(self.close(code, reason)).await;
+                return Box::pin(self.close(Kick { code, reason })).await;
             }
         };
         if let Some(seat) = attached.seat {
@@ -137,8 +142,8 @@ impl Conn {
         let stats = &self.app.stats;
         drop_one(if seated { &stats.seats_connected } else { &stats.spectators });
         table.detach(self.id).await;
-        if let Some((code, reason)) = end {
-            Box::pin(self.close(code, reason)).await;
+        if let Some(k) = end {
+            Box::pin(self.close(k)).await;
         }
         debug!("connection closed");
     }
@@ -147,19 +152,19 @@ impl Conn {
     async fn hello(
         &mut self,
         shutdown: &mut Shutdown,
-    ) -> Result<(Option<String>, Option<u64>), Option<(u16, &'static str)>> {
+    ) -> Result<(Option<String>, Option<u64>), Option<Kick>> {
         let deadline = Instant::now() + self.app.config.hello_timeout;
         loop {
             let frame = tokio::select! {
                 () = tokio::time::sleep_until(deadline) => {
-                    return Err(Some((close::HELLO_TIMEOUT, "no hello in time")));
+                    return Err(Some(Kick { code: close::HELLO_TIMEOUT, reason: "no hello in time" }));
                 }
-                () = shutdown.cancelled() => return Err(Some((close::SERVICE_RESTART, "server restarting"))),
+                () = shutdown.cancelled() => return Err(Some(Kick { code: close::SERVICE_RESTART, reason: "server restarting" })),
                 frame = self.socket.recv() => frame,
             };
             match self.on_frame(frame).await {
                 Step::Continue => {}
-                Step::Close(code, reason) => return Err(Some((code, reason))),
+                Step::Close(k) => return Err(Some(k)),
                 Step::Gone => return Err(None),
                 Step::Msg(ClientMsg::Hello { protocol, token, id }) => {
                     if protocol == PROTOCOL_VERSION {
@@ -167,7 +172,7 @@ impl Conn {
                     }
                     let text = format!("this server speaks protocol {PROTOCOL_VERSION}");
                     let _ = self.error(id, ErrorCode::UnsupportedProtocol, text).await;
-                    return Err(Some((close::HELLO_TIMEOUT, "unsupported protocol")));
+                    return Err(Some(Kick { code: close::HELLO_TIMEOUT, reason: "unsupported protocol" }));
                 }
                 Step::Msg(other) => {
                     if self.error(other.id(), ErrorCode::HelloExpected, "send hello first").await.is_err() {
@@ -185,7 +190,7 @@ impl Conn {
         attached: Attached,
         hello_id: Option<u64>,
         shutdown: &mut Shutdown,
-    ) -> Option<(u16, &'static str)> {
+    ) -> Option<Kick> {
         let Attached { seat, mut views, mut kick } = attached;
         // A temporary, so it is not kept for the connection's lifetime.
         self.send_msg(&ServerMsg::Welcome {
@@ -215,9 +220,9 @@ impl Conn {
                 biased;
                 k = kicked(&mut kick) => {
                     info!(code = k.code, "closed by the table");
-                    return Some((k.code, k.reason));
+                    return Some(k);
                 }
-                () = shutdown.cancelled() => return Some((close::SERVICE_RESTART, "server restarting")),
+                () = shutdown.cancelled() => return Some(Kick { code: close::SERVICE_RESTART, reason: "server restarting" }),
                 changed = views.changed() => {
                     if changed.is_err() {
                         // The table dropped this view: stopping, or this seat was
@@ -227,7 +232,7 @@ impl Conn {
                             self.send(Message::Text(frame)).await.ok()?;
                         }
                         let code = if shutdown.is_cancelled() { close::SERVICE_RESTART } else { close::NORMAL };
-                        return Some((code, "table closed"));
+                        return Some(Kick { code, reason: "table closed" });
                     }
                     self.send_state(&mut views).await.ok()?;
                 }
@@ -241,7 +246,7 @@ impl Conn {
                     }
                     match step {
                         Step::Continue => {}
-                        Step::Close(code, reason) => return Some((code, reason)),
+                        Step::Close(k) => return Some(k),
                         Step::Gone => return None,
                         Step::Msg(msg) => Box::pin(self.handle(table, msg, &mut views)).await.ok()?,
                     }
@@ -273,7 +278,7 @@ impl Conn {
         table: &TableHandle,
         msg: ClientMsg,
         views: &mut watch::Receiver<Utf8Bytes>,
-    ) -> Result<(), ()> {
+    ) -> Result<(), Gone> {
         match msg {
             ClientMsg::Ping { t, id } => self.send_msg(&ServerMsg::Pong { t, id }).await,
             ClientMsg::Hello { id, .. } => {
@@ -327,7 +332,7 @@ impl Conn {
             let sent = self.error(id, ErrorCode::RateLimited, "too many messages; slow down").await;
             if verdict == Verdict::Flood {
                 bump(&self.app.stats.rate_limited_closes);
-                return Step::Close(close::RATE_LIMITED, "rate limit exceeded");
+                return Step::Close(Kick { code: close::RATE_LIMITED, reason: "rate limit exceeded" });
             }
             return if sent.is_ok() { Step::Continue } else { Step::Gone };
         }
@@ -356,50 +361,50 @@ impl Conn {
             return Step::Gone;
         }
         if self.strikes >= self.app.config.malformed_strikes {
-            Step::Close(close::TOO_MANY_ERRORS, "too many malformed messages")
+            Step::Close(Kick { code: close::TOO_MANY_ERRORS, reason: "too many malformed messages" })
         } else {
             Step::Continue
         }
     }
 
-    async fn send(&mut self, msg: Message) -> Result<(), ()> {
+    async fn send(&mut self, msg: Message) -> Result<(), Gone> {
         // Boxed: the timer and the send are large and only live while a frame goes out.
         let sent = Box::pin(timeout(self.app.config.send_timeout, self.socket.send(msg))).await;
         self.written(sent)
     }
 
     /// Queues a frame without flushing; the next `send` writes it out with its own.
-    async fn feed(&mut self, msg: Message) -> Result<(), ()> {
+    async fn feed(&mut self, msg: Message) -> Result<(), Gone> {
         let queued = Box::pin(timeout(self.app.config.send_timeout, self.socket.feed(msg))).await;
         self.written(queued)
     }
 
     /// A write's outcome: a peer that does not read (full buffer, timeout) is counted
     /// and dropped, as is one whose socket failed.
-    fn written(&self, r: Result<Result<(), axum::Error>, tokio::time::error::Elapsed>) -> Result<(), ()> {
+    fn written(&self, r: Result<Result<(), axum::Error>, tokio::time::error::Elapsed>) -> Result<(), Gone> {
         match r {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {
                 if is_write_buffer_full(&e) {
                     bump(&self.app.stats.slow_send_closes);
                 }
-                Err(())
+                Err(Gone)
             }
             Err(_) => {
                 debug!("peer is not reading, dropping it");
                 bump(&self.app.stats.slow_send_closes);
-                Err(())
+                Err(Gone)
             }
         }
     }
 
-    async fn send_msg(&mut self, msg: &ServerMsg) -> Result<(), ()> {
-        let text = serde_json::to_string(msg).map_err(|_| ())?;
+    async fn send_msg(&mut self, msg: &ServerMsg) -> Result<(), Gone> {
+        let text = serde_json::to_string(msg).map_err(|_| Gone)?;
         self.send(Message::Text(text.into())).await
     }
 
     /// Sends the newest state (skipping any this socket did not get to).
-    async fn send_state(&mut self, views: &mut watch::Receiver<Utf8Bytes>) -> Result<(), ()> {
+    async fn send_state(&mut self, views: &mut watch::Receiver<Utf8Bytes>) -> Result<(), Gone> {
         // Clone the frame (a refcount) so the borrow ends before the await.
         let frame = views.borrow_and_update().clone();
         if frame.is_empty() {
@@ -413,17 +418,17 @@ impl Conn {
         id: Option<u64>,
         code: ErrorCode,
         message: impl Into<String>,
-    ) -> Result<(), ()> {
+    ) -> Result<(), Gone> {
         self.app.stats.rejected(code);
         self.send_msg(&ServerMsg::Error { id, code, message: message.into() }).await
     }
 
-    async fn refusal(&mut self, id: Option<u64>, r: Refusal) -> Result<(), ()> {
+    async fn refusal(&mut self, id: Option<u64>, r: Refusal) -> Result<(), Gone> {
         self.error(id, r.code, r.message).await
     }
 
     /// Sends a close frame and waits briefly for the peer's reply.
-    async fn close(mut self, code: u16, reason: &'static str) {
+    async fn close(mut self, Kick { code, reason }: Kick) {
         debug!(code, reason, "closing");
         let frame = CloseFrame { code, reason: Utf8Bytes::from_static(reason) };
         if self.send(Message::Close(Some(frame))).await.is_err() {
@@ -462,9 +467,15 @@ fn unseen(views: &mut watch::Receiver<Utf8Bytes>) -> Option<Utf8Bytes> {
 fn close_for(e: &axum::Error) -> Step {
     let inner = std::error::Error::source(e);
     match inner.and_then(|s| s.downcast_ref::<tungstenite::Error>()) {
-        Some(tungstenite::Error::Capacity(_)) => Step::Close(close::TOO_BIG, "frame too big"),
-        Some(tungstenite::Error::Utf8(_)) => Step::Close(close::INVALID_UTF8, "invalid UTF-8"),
-        Some(tungstenite::Error::Protocol(_)) => Step::Close(close::PROTOCOL_ERROR, "protocol error"),
+        Some(tungstenite::Error::Capacity(_)) => {
+            Step::Close(Kick { code: close::TOO_BIG, reason: "frame too big" })
+        }
+        Some(tungstenite::Error::Utf8(_)) => {
+            Step::Close(Kick { code: close::INVALID_UTF8, reason: "invalid UTF-8" })
+        }
+        Some(tungstenite::Error::Protocol(_)) => {
+            Step::Close(Kick { code: close::PROTOCOL_ERROR, reason: "protocol error" })
+        }
         _ => Step::Gone,
     }
 }

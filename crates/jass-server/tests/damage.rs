@@ -229,7 +229,7 @@ fn issue13_point5_a_foreign_database_is_refused_with_a_clear_message_and_left_un
     assert_eq!(std::fs::read(&db).unwrap(), before);
     // A file of ours written by a newer version.
     let newer = db.with_file_name("newer.sqlite3");
-    drop(jass_store::Store::open(&newer).unwrap());
+    drop(jass_store::Database::open(&newer).unwrap());
     rusqlite::Connection::open(&newer).unwrap().pragma_update(None, "user_version", 99).unwrap();
     let (status, _, err) = run(&newer);
     assert!(!status.success() && err.contains("newer"), "{err}");

@@ -300,7 +300,7 @@ async fn a_torn_last_entry_is_skipped_and_the_server_starts() {
     };
     // A crash in the middle of writing: half an entry at the end of the table's log.
     {
-        let (store, _) = jass_store::Store::open(&db).unwrap();
+        let (store, _) = jass_store::Database::open(&db).unwrap();
         store.append(&table, r#"{"action":{"seat":1,"action":{"type":"pl"#.into()).await.unwrap();
     }
     let p = Proc::start(&db, port).await;

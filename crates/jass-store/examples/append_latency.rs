@@ -13,7 +13,7 @@ async fn main() {
     let tables = args.next().filter(|&n| n > 0).unwrap_or(2500);
     let secs = args.next().filter(|&n| n > 0).unwrap_or(10);
     let dir = std::env::temp_dir().join(format!("jass-append-latency-{}", std::process::id()));
-    let Ok((store, _)) = jass_store::Store::open(&dir.join("db.sqlite3")) else {
+    let Ok((store, _)) = jass_store::Database::open(&dir.join("db.sqlite3")) else {
         eprintln!("cannot open the store");
         return;
     };

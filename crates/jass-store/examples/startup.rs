@@ -16,7 +16,7 @@ async fn main() {
     let dir = std::env::temp_dir().join(format!("jass-startup-{}", std::process::id()));
     let path = dir.join("db.sqlite3");
     let entry = r#"{"action":{"seat":2,"action":{"type":"play","card":"HJ"},"next_seed":null}}"#;
-    let Ok((store, _)) = jass_store::Store::open(&path) else {
+    let Ok((store, _)) = jass_store::Database::open(&path) else {
         eprintln!("cannot open the store");
         return;
     };
@@ -32,7 +32,7 @@ async fn main() {
     drop(store);
     let measure = |label: &str| {
         let t0 = Instant::now();
-        let Ok((store, loaded)) = jass_store::Store::open(&path) else {
+        let Ok((store, loaded)) = jass_store::Database::open(&path) else {
             eprintln!("cannot reopen the store");
             return None;
         };

@@ -7,7 +7,7 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use serde::Serialize;
 
-use crate::StoreError;
+use crate::DatabaseError;
 use crate::schema::{Kind, identify};
 
 /// One table as the file holds it.
@@ -40,11 +40,11 @@ pub struct Damaged {
 
 /// Reads `table` from the database at `path` without changing the file: no schema,
 /// no WAL switch, and a missing file is an error, not a new one. Foreign files are
-/// refused as [`crate::Store::open`] refuses them.
+/// refused as [`crate::Database::open`] refuses them.
 ///
 /// # Errors
 /// The file is missing, not ours, or cannot be read.
-pub fn export(path: &Path, table: &str) -> Result<Option<Export>, StoreError> {
+pub fn export(path: &Path, table: &str) -> Result<Option<Export>, DatabaseError> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI,

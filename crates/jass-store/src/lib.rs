@@ -2,14 +2,14 @@
 //! durable in one SQLite file (WAL) before anyone is told of it.
 //!
 //! # Layout
-//! - [`Store`]: the handle async code holds; cheap to clone.
+//! - [`Database`]: the handle async code holds; cheap to clone.
 //! - `writer` (the store thread): owns the `rusqlite::Connection`, takes every pending
 //!   write from its queue, runs them in **one** transaction and commits once, so many
 //!   tables' actions share one fsync (group commit). Only then are their callers told.
 //! - `schema`: the file's tables and reading them back. Appends go to an append-only
 //!   `log`; `compaction` moves them into the table-indexed `entries` in bulk, which
 //!   keeps each commit's writes at the end of the file.
-//! - [`StoredTable`]: what [`Store::open`] loads back for restart recovery: each
+//! - [`TableRows`]: what [`Database::open`] loads back for restart recovery: each
 //!   table's append-only entries, which the server replays through the engine.
 //!
 //! The store knows nothing of Jass: entries are JSON text the server writes and reads.
@@ -19,12 +19,12 @@
 //! ```
 //! # #[tokio::main(flavor = "current_thread")] async fn main() {
 //! let dir = std::env::temp_dir().join(format!("jass-store-doc-{}", std::process::id()));
-//! let (store, tables) = jass_store::Store::open(&dir.join("db.sqlite3")).unwrap();
+//! let (store, tables) = jass_store::Database::open(&dir.join("db.sqlite3")).unwrap();
 //! assert!(tables.is_empty());
 //! store.append("t1", r#"{"created":{}}"#.into()).await.unwrap();
 //! store.append("t1", r#"{"action":{}}"#.into()).await.unwrap();
 //! drop(store);
-//! let (_store, tables) = jass_store::Store::open(&dir.join("db.sqlite3")).unwrap();
+//! let (_store, tables) = jass_store::Database::open(&dir.join("db.sqlite3")).unwrap();
 //! assert_eq!(tables[0].entries.len(), 2);
 //! # std::fs::remove_dir_all(&dir).ok();
 //! # }
@@ -62,11 +62,11 @@ const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(5
 /// If the checkpointer falls behind anyway, the writer checkpoints itself beyond this
 /// many WAL pages, so the WAL never grows without bound.
 const WAL_BACKSTOP_PAGES: u32 = 16_384;
-/// Read connections kept for [`Store::read_table`].
+/// Read connections kept for [`Database::read_table`].
 const READERS_KEPT: usize = 4;
 /// A store failure. The caller must treat the write as not done.
 #[derive(Debug, thiserror::Error)]
-pub enum StoreError {
+pub enum DatabaseError {
     /// SQLite refused (disk full, corrupt file, …).
     #[error("database: {0}")]
     Db(#[from] rusqlite::Error),
@@ -87,7 +87,7 @@ pub enum StoreError {
 
 /// A table as stored: its entries in the order they were appended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredTable {
+pub struct TableRows {
     /// The table id.
     pub id: String,
     /// Unix seconds of the last append (informational: idle time is counted only
@@ -169,7 +169,7 @@ impl Counters {
 
 /// Handle to the store thread. Every write resolves only once it is committed to disk.
 #[derive(Clone, Debug)]
-pub struct Store {
+pub struct Database {
     /// The store thread's queue; the thread ends when every handle is dropped.
     tx: mpsc::Sender<Job>,
     /// Path of the database file, for reads that open their own connection.
@@ -177,25 +177,25 @@ pub struct Store {
     /// Read connections kept between record downloads (opening one parses the
     /// schema each time).
     readers: Arc<std::sync::Mutex<Vec<Connection>>>,
-    /// Written by the store thread, read by [`Store::metrics`].
+    /// Written by the store thread, read by [`Database::metrics`].
     counters: Arc<Counters>,
 }
 
-impl Store {
+impl Database {
     /// Opens (or creates) the database and starts the store thread; returns every
     /// stored table with its entries, for recovery.
     ///
     /// # Errors
     /// The file cannot be created, opened or read.
-    pub fn open(path: &Path) -> Result<(Self, Vec<StoredTable>), StoreError> {
+    pub fn open(path: &Path) -> Result<(Self, Vec<TableRows>), DatabaseError> {
         Self::open_tuned(path, Tuning::default())
     }
 
-    /// [`Store::open`] with the log's move set by `tuning` (tests move often).
+    /// [`Database::open`] with the log's move set by `tuning` (tests move often).
     ///
     /// # Errors
     /// The file cannot be created, opened or read.
-    pub fn open_tuned(path: &Path, tuning: Tuning) -> Result<(Self, Vec<StoredTable>), StoreError> {
+    pub fn open_tuned(path: &Path, tuning: Tuning) -> Result<(Self, Vec<TableRows>), DatabaseError> {
         let conn = connect(path)?;
         let loaded = load(&conn, writer::now())?;
         let (oldest, newest): (Option<i64>, Option<i64>) =
@@ -227,21 +227,21 @@ impl Store {
 
     /// Queues `op` now (so one caller's writes keep their order) and returns a future
     /// that resolves once it is committed.
-    fn submit(&self, op: Op) -> impl std::future::Future<Output = Result<u64, StoreError>> + use<> {
+    fn submit(&self, op: Op) -> impl std::future::Future<Output = Result<u64, DatabaseError>> + use<> {
         let (done, rx) = oneshot::channel();
         let queued = self.tx.try_send(Job { op, done });
         async move {
             match queued {
                 Ok(()) => {}
                 Err(mpsc::error::TrySendError::Full(_)) => {
-                    return Err(StoreError::Io(std::io::Error::other("store queue full")));
+                    return Err(DatabaseError::Io(std::io::Error::other("store queue full")));
                 }
-                Err(mpsc::error::TrySendError::Closed(_)) => return Err(StoreError::Closed),
+                Err(mpsc::error::TrySendError::Closed(_)) => return Err(DatabaseError::Closed),
             }
             match rx.await {
                 Ok(Ok(n)) => Ok(n),
-                Ok(Err(msg)) => Err(StoreError::Io(std::io::Error::other(msg))),
-                Err(_) => Err(StoreError::Closed),
+                Ok(Err(msg)) => Err(DatabaseError::Io(std::io::Error::other(msg))),
+                Err(_) => Err(DatabaseError::Closed),
             }
         }
     }
@@ -253,7 +253,7 @@ impl Store {
         &self,
         table: &str,
         entry: String,
-    ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+    ) -> impl std::future::Future<Output = Result<(), DatabaseError>> + use<> {
         let done = self.submit(Op::Append { id: table.to_owned(), entry });
         async move { done.await.map(drop) }
     }
@@ -262,15 +262,18 @@ impl Store {
     pub fn delete_table(
         &self,
         table: &str,
-    ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+    ) -> impl std::future::Future<Output = Result<(), DatabaseError>> + use<> {
         let done = self.submit(Op::DeleteTable { id: table.to_owned() });
         async move { done.await.map(drop) }
     }
 
     /// Marks a finished table that left memory as archived: it is no longer loaded
-    /// at start-up, [`Store::read_table`] still reads it, and
-    /// [`Store::purge_archived`] deletes it once it is older than the retention.
-    pub fn archive(&self, table: &str) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+    /// at start-up, [`Database::read_table`] still reads it, and
+    /// [`Database::purge_archived`] deletes it once it is older than the retention.
+    pub fn archive(
+        &self,
+        table: &str,
+    ) -> impl std::future::Future<Output = Result<(), DatabaseError>> + use<> {
         let done = self.submit(Op::Archive { id: table.to_owned() });
         async move { done.await.map(drop) }
     }
@@ -280,7 +283,7 @@ impl Store {
     pub fn quarantine(
         &self,
         table: &str,
-    ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+    ) -> impl std::future::Future<Output = Result<(), DatabaseError>> + use<> {
         let done = self.submit(Op::Quarantine { id: table.to_owned() });
         async move { done.await.map(drop) }
     }
@@ -293,7 +296,7 @@ impl Store {
         table: &str,
         keep: u64,
         reason: &str,
-    ) -> impl std::future::Future<Output = Result<(), StoreError>> + use<> {
+    ) -> impl std::future::Future<Output = Result<(), DatabaseError>> + use<> {
         let done = self.submit(Op::SetAside { id: table.to_owned(), keep, reason: reason.to_owned() });
         async move { done.await.map(drop) }
     }
@@ -306,7 +309,7 @@ impl Store {
         &self,
         before: i64,
         limit: u32,
-    ) -> impl std::future::Future<Output = Result<u64, StoreError>> + use<> {
+    ) -> impl std::future::Future<Output = Result<u64, DatabaseError>> + use<> {
         self.submit(Op::Purge { before, limit })
     }
 
@@ -320,7 +323,7 @@ impl Store {
     ///
     /// # Errors
     /// The file cannot be read.
-    pub fn read_table(&self, table: &str) -> Result<Option<StoredTable>, StoreError> {
+    pub fn read_table(&self, table: &str) -> Result<Option<TableRows>, DatabaseError> {
         let pooled = self.readers.lock().ok().and_then(|mut r| r.pop());
         let conn = match pooled {
             Some(c) => c,

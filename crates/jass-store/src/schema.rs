@@ -11,7 +11,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::{StoreError, StoredTable};
+use crate::{DatabaseError, TableRows};
 
 /// Pages of new databases. Entries are ~100–300 bytes and every commit rewrites the
 /// few pages it touches in full, so small pages cut the bytes written per action
@@ -94,7 +94,7 @@ pub(crate) enum Kind {
 /// Tells our files from foreign ones by reading only: the header's ids and the names
 /// of the tables. Refuses a file of another application, of a newer layout, or one
 /// that is not SQLite at all, so nothing (schema, WAL switch) is ever added to it.
-pub(crate) fn identify(conn: &Connection, path: &Path) -> Result<Kind, StoreError> {
+pub(crate) fn identify(conn: &Connection, path: &Path) -> Result<Kind, DatabaseError> {
     let shown = path.display();
     let header = conn.query_row("PRAGMA application_id", [], |r| r.get::<_, i32>(0)).and_then(|app| {
         let version = conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i32>(0))?;
@@ -103,13 +103,13 @@ pub(crate) fn identify(conn: &Connection, path: &Path) -> Result<Kind, StoreErro
     let (app, version) = match header {
         Ok(ids) => ids,
         Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::NotADatabase => {
-            return Err(StoreError::Refused(format!("{shown} is not a SQLite database")));
+            return Err(DatabaseError::Refused(format!("{shown} is not a SQLite database")));
         }
         Err(e) => return Err(e.into()),
     };
     if app == APPLICATION_ID {
         if version > SCHEMA_VERSION {
-            return Err(StoreError::Refused(format!(
+            return Err(DatabaseError::Refused(format!(
                 "{shown} was written by a newer jass-server (schema version {version}; this build knows up to {SCHEMA_VERSION}); refusing to open it"
             )));
         }
@@ -131,7 +131,7 @@ pub(crate) fn identify(conn: &Connection, path: &Path) -> Result<Kind, StoreErro
         return Ok(Kind::Legacy);
     }
     let shown_names: Vec<String> = names.iter().take(8).map(|n| format!("{n:?}")).collect();
-    Err(StoreError::Refused(format!(
+    Err(DatabaseError::Refused(format!(
         "{shown} is not a jass-server database (application_id {app:#x}, user_version {version}, tables [{}]); refusing to change it",
         shown_names.join(", ")
     )))
@@ -145,7 +145,7 @@ fn columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
 /// Opens the store's file for writing: refuses what is not ours ([`identify`]) before
 /// touching it, lays out a new file, brings an older one of ours up to
 /// [`SCHEMA_VERSION`].
-pub(crate) fn connect(path: &Path) -> Result<Connection, StoreError> {
+pub(crate) fn connect(path: &Path) -> Result<Connection, DatabaseError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
@@ -170,7 +170,7 @@ pub(crate) fn connect(path: &Path) -> Result<Connection, StoreError> {
 
 /// Lays out (or completes) the current layout and stamps the file as ours, in one
 /// transaction, so a crash half way leaves the file as it was.
-fn migrate(conn: &Connection) -> Result<(), StoreError> {
+fn migrate(conn: &Connection) -> Result<(), DatabaseError> {
     let tx = conn.unchecked_transaction()?;
     tx.execute_batch(SCHEMA)?;
     let have = columns(&tx, "tables")?;
@@ -234,14 +234,14 @@ pub(crate) type Pending = BTreeMap<String, Vec<i64>>;
 
 /// Everything live, as the store thread needs it at start-up.
 pub(crate) struct Loaded {
-    pub tables: Vec<StoredTable>,
+    pub tables: Vec<TableRows>,
     pub progress: Progress,
     pub pending: Pending,
 }
 
 /// The `compaction` row, checked: a cursor that points nowhere sane would make
 /// reads skip or repeat log rows, so such a file is refused rather than guessed at.
-fn read_progress(tx: &Connection) -> Result<Progress, StoreError> {
+fn read_progress(tx: &Connection) -> Result<Progress, DatabaseError> {
     let p = tx
         .query_row("SELECT done_upto, epoch_end, cursor FROM compaction WHERE id = 0", [], |r| {
             Ok(Progress { done_upto: r.get(0)?, epoch_end: r.get(1)?, cursor: r.get(2)? })
@@ -252,7 +252,7 @@ fn read_progress(tx: &Connection) -> Result<Progress, StoreError> {
         && (p.done_upto..MAX_LOG_ID).contains(&p.epoch_end)
         && p.cursor.as_deref().is_none_or(valid_table_id);
     if !sane {
-        return Err(StoreError::Invalid(format!(
+        return Err(DatabaseError::Invalid(format!(
             "the compaction row is damaged (done_upto {}, epoch_end {}, cursor {:?}); refusing to guess which log rows are stored twice",
             p.done_upto,
             p.epoch_end,
@@ -275,10 +275,10 @@ fn check_table(id: &str, last_active: i64, now: i64) -> Option<String> {
 }
 
 /// Reads every live (not archived) table back in one read transaction, for start-up.
-pub(crate) fn load(conn: &Connection, now: i64) -> Result<Loaded, StoreError> {
+pub(crate) fn load(conn: &Connection, now: i64) -> Result<Loaded, DatabaseError> {
     let tx = conn.unchecked_transaction()?;
     let progress = read_progress(&tx)?;
-    let mut tables: Vec<StoredTable> = Vec::new();
+    let mut tables: Vec<TableRows> = Vec::new();
     {
         let mut stmt = tx.prepare(
             "SELECT t.id, t.last_active, t.quarantined_at, e.entry FROM tables t
@@ -297,7 +297,7 @@ pub(crate) fn load(conn: &Connection, now: i64) -> Result<Loaded, StoreError> {
             let (id, last_active, quarantined_at, entry) = row?;
             if tables.last().is_none_or(|t| t.id != id) {
                 let problem = check_table(&id, last_active, now);
-                tables.push(StoredTable { id, last_active, quarantined_at, problem, entries: Vec::new() });
+                tables.push(TableRows { id, last_active, quarantined_at, problem, entries: Vec::new() });
             }
             if let (Some(t), Some(e)) = (tables.last_mut(), entry) {
                 t.entries.push(e);
@@ -338,7 +338,7 @@ pub(crate) fn load(conn: &Connection, now: i64) -> Result<Loaded, StoreError> {
 /// first, so an unknown id costs one index probe and never a scan of `log`. An
 /// archived or quarantined table has no rows in `log` (see `SCHEMA`); only a live
 /// one does, and the server serves live tables from memory.
-pub(crate) fn read_one(conn: &Connection, id: &str, now: i64) -> Result<Option<StoredTable>, StoreError> {
+pub(crate) fn read_one(conn: &Connection, id: &str, now: i64) -> Result<Option<TableRows>, DatabaseError> {
     let tx = conn.unchecked_transaction()?;
     let row = tx
         .prepare_cached(LOOKUP)?
@@ -369,7 +369,7 @@ pub(crate) fn read_one(conn: &Connection, id: &str, now: i64) -> Result<Option<S
     }
     tx.finish()?;
     let problem = check_table(id, last_active, now);
-    Ok(Some(StoredTable { id: id.to_owned(), last_active, quarantined_at, problem, entries }))
+    Ok(Some(TableRows { id: id.to_owned(), last_active, quarantined_at, problem, entries }))
 }
 
 /// The lookup that decides whether a table exists (a primary-key probe).

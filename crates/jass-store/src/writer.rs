@@ -57,7 +57,7 @@ pub(crate) struct Touched {
 }
 
 impl Touched {
-    pub(crate) fn load(tables: &[crate::StoredTable]) -> Self {
+    pub(crate) fn load(tables: &[crate::TableRows]) -> Self {
         // A quarantined table's flag must be cleared by its next append, so its row
         // counts as never written.
         let at = tables.iter().filter(|t| t.quarantined_at.is_none()).map(|t| (t.id.clone(), t.last_active));

@@ -4,7 +4,7 @@
 //! scanning the log (point 9), and sets damaged entries aside instead of deleting
 //! them (point 2).
 
-use jass_store::{Store, StoreError};
+use jass_store::{Database, DatabaseError};
 use rusqlite::Connection;
 
 fn temp_db(name: &str) -> std::path::PathBuf {
@@ -34,8 +34,8 @@ fn fingerprint(path: &std::path::Path) -> (i32, i32, String, Vec<String>) {
 }
 
 fn refusal(path: &std::path::Path) -> String {
-    match Store::open(path) {
-        Err(StoreError::Refused(why)) => why,
+    match Database::open(path) {
+        Err(DatabaseError::Refused(why)) => why,
         Err(e) => panic!("expected a refusal, got {e}"),
         Ok(_) => panic!("a file that is not ours was opened"),
     }
@@ -44,12 +44,12 @@ fn refusal(path: &std::path::Path) -> String {
 #[test]
 fn issue13_point5_a_new_file_is_stamped_as_ours() {
     let path = temp_db("new");
-    drop(Store::open(&path).unwrap());
+    drop(Database::open(&path).unwrap());
     let (app, version, journal, _) = fingerprint(&path);
     assert_eq!((app, version), (jass_store::APPLICATION_ID, jass_store::SCHEMA_VERSION));
     assert_eq!(journal, "wal");
     // And it opens again as ours.
-    drop(Store::open(&path).unwrap());
+    drop(Database::open(&path).unwrap());
     cleanup(&path);
 }
 
@@ -97,7 +97,7 @@ fn issue13_point5_a_file_with_another_application_id_is_refused_even_when_empty(
 #[test]
 fn issue13_point5_a_file_of_a_newer_layout_is_refused() {
     let path = temp_db("newer");
-    drop(Store::open(&path).unwrap());
+    drop(Database::open(&path).unwrap());
     {
         let conn = Connection::open(&path).unwrap();
         conn.pragma_update(None, "user_version", jass_store::SCHEMA_VERSION + 1).unwrap();
@@ -122,7 +122,7 @@ fn issue13_point5_a_file_that_is_not_sqlite_is_refused_and_not_overwritten() {
 async fn issue13_point5_a_damaged_compaction_row_or_table_id_is_reported_not_trusted() {
     let path = temp_db("values");
     {
-        let (store, _) = Store::open(&path).unwrap();
+        let (store, _) = Database::open(&path).unwrap();
         store.append("good", "1".into()).await.unwrap();
     }
     {
@@ -132,7 +132,7 @@ async fn issue13_point5_a_damaged_compaction_row_or_table_id_is_reported_not_tru
         conn.execute("INSERT INTO entries (table_id, entry) VALUES ('../../etc passwd\u{202e}', '{}')", [])
             .unwrap();
     }
-    let (store, tables) = Store::open(&path).unwrap();
+    let (store, tables) = Database::open(&path).unwrap();
     drop(store);
     let bad = tables.iter().find(|t| t.id.starts_with("../")).expect("still read, so it can be reported");
     assert!(bad.problem.as_deref().is_some_and(|p| p.contains("id")), "{bad:?}");
@@ -143,8 +143,8 @@ async fn issue13_point5_a_damaged_compaction_row_or_table_id_is_reported_not_tru
         let conn = Connection::open(&path).unwrap();
         conn.execute("UPDATE compaction SET done_upto = 10, epoch_end = 3", []).unwrap();
     }
-    match Store::open(&path) {
-        Err(StoreError::Invalid(why)) => assert!(why.contains("compaction"), "{why}"),
+    match Database::open(&path) {
+        Err(DatabaseError::Invalid(why)) => assert!(why.contains("compaction"), "{why}"),
         other => panic!("expected a damaged-file error, got {:?}", other.map(|(_, t)| t)),
     }
     {
@@ -152,7 +152,7 @@ async fn issue13_point5_a_damaged_compaction_row_or_table_id_is_reported_not_tru
         conn.execute("UPDATE compaction SET done_upto = 0, epoch_end = 0, cursor = char(0) || 'x'", [])
             .unwrap();
     }
-    assert!(matches!(Store::open(&path), Err(StoreError::Invalid(_))));
+    assert!(matches!(Database::open(&path), Err(DatabaseError::Invalid(_))));
     cleanup(&path);
 }
 
@@ -160,7 +160,7 @@ async fn issue13_point5_a_damaged_compaction_row_or_table_id_is_reported_not_tru
 async fn issue13_point6_archived_tables_are_not_loaded_but_read_on_demand_and_purged_after_retention() {
     let path = temp_db("archive");
     {
-        let (store, _) = Store::open(&path).unwrap();
+        let (store, _) = Database::open(&path).unwrap();
         for t in ["done", "old", "live", "back"] {
             for n in 0..3 {
                 store.append(t, format!("{t}{n}")).await.unwrap();
@@ -172,7 +172,7 @@ async fn issue13_point6_archived_tables_are_not_loaded_but_read_on_demand_and_pu
         // A table written to after its archive is live again.
         store.append("back", "back3".into()).await.unwrap();
     }
-    let (store, tables) = Store::open(&path).unwrap();
+    let (store, tables) = Database::open(&path).unwrap();
     let ids: Vec<&str> = tables.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, ["back", "live"], "archived tables are not loaded at start-up");
     assert_eq!(tables[0].entries, ["back0", "back1", "back2", "back3"]);
@@ -217,7 +217,7 @@ async fn issue13_point9_reading_an_unknown_or_archived_table_never_reads_the_log
     let path = temp_db("lookup");
     // Moves never start, so every row stays in the log.
     let lazy = jass_store::Tuning { move_every: std::time::Duration::from_secs(3600), move_rows: usize::MAX };
-    let (store, _) = Store::open_tuned(&path, lazy).unwrap();
+    let (store, _) = Database::open_tuned(&path, lazy).unwrap();
     for n in 0..200 {
         store.append(&format!("t{}", n % 20), n.to_string()).await.unwrap();
     }
@@ -250,7 +250,7 @@ async fn issue13_point9_reading_an_unknown_or_archived_table_never_reads_the_log
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue13_point2_set_aside_entries_are_kept_in_damaged_and_exported() {
     let path = temp_db("aside");
-    let (store, _) = Store::open(&path).unwrap();
+    let (store, _) = Database::open(&path).unwrap();
     for e in ["a", "b", "{\"torn"] {
         store.append("t", e.into()).await.unwrap();
     }
@@ -276,6 +276,6 @@ async fn issue13_point2_set_aside_entries_are_kept_in_damaged_and_exported() {
     assert!(!missing.exists(), "export made no file");
     let foreign = path.with_file_name("foreign.sqlite3");
     Connection::open(&foreign).unwrap().execute_batch("CREATE TABLE users (id)").unwrap();
-    assert!(matches!(jass_store::export(&foreign, "t"), Err(StoreError::Refused(_))));
+    assert!(matches!(jass_store::export(&foreign, "t"), Err(DatabaseError::Refused(_))));
     cleanup(&path);
 }

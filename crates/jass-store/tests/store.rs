@@ -1,7 +1,7 @@
 //! The store keeps what it acknowledged, in order, across reopen, and isolates failed
 //! writes.
 
-use jass_store::Store;
+use jass_store::Database;
 
 fn temp_db(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("jass-store-{name}-{}", std::process::id()));
@@ -13,7 +13,7 @@ fn temp_db(name: &str) -> std::path::PathBuf {
 async fn acknowledged_entries_survive_reopen_in_order() {
     let path = temp_db("reopen");
     {
-        let (store, tables) = Store::open(&path).unwrap();
+        let (store, tables) = Database::open(&path).unwrap();
         assert!(tables.is_empty());
         // Queued in call order even when awaited later.
         let futs: Vec<_> = (0..40).map(|n| store.append("a", format!("{{\"n\":{n}}}"))).collect();
@@ -26,7 +26,7 @@ async fn acknowledged_entries_survive_reopen_in_order() {
         store.append("c", "{\"torn".into()).await.unwrap();
         store.set_aside("c", 1, "torn").await.unwrap();
     }
-    let (_store, tables) = Store::open(&path).unwrap();
+    let (_store, tables) = Database::open(&path).unwrap();
     let ids: Vec<&str> = tables.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, ["a", "c"]);
     let expected: Vec<String> = (0..40).map(|n| format!("{{\"n\":{n}}}")).collect();
@@ -37,7 +37,7 @@ async fn acknowledged_entries_survive_reopen_in_order() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_writers_all_land() {
     let path = temp_db("group");
-    let (store, _) = Store::open(&path).unwrap();
+    let (store, _) = Database::open(&path).unwrap();
     let mut tasks = Vec::new();
     for t in 0..50 {
         let store = store.clone();
@@ -55,7 +55,7 @@ async fn concurrent_writers_all_land() {
     assert_eq!(t7.entries.len(), 20);
     assert!(store.read_table("nope").unwrap().is_none());
     drop(store);
-    let (_s, tables) = Store::open(&path).unwrap();
+    let (_s, tables) = Database::open(&path).unwrap();
     assert_eq!(tables.len(), 50);
     assert!(tables.iter().all(|t| t.entries.len() == 20));
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
@@ -64,7 +64,7 @@ async fn concurrent_writers_all_land() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_deleted_and_written_again_in_one_batch_is_kept() {
     let path = temp_db("recreate");
-    let (store, _) = Store::open(&path).unwrap();
+    let (store, _) = Database::open(&path).unwrap();
     store.append("x", "1".into()).await.unwrap();
     // Queued back to back, so they very likely share one commit; the table row must
     // come back although the store wrote it moments before.
@@ -73,7 +73,7 @@ async fn a_table_deleted_and_written_again_in_one_batch_is_kept() {
     b.await.unwrap();
     c.await.unwrap();
     drop(store);
-    let (_s, tables) = Store::open(&path).unwrap();
+    let (_s, tables) = Database::open(&path).unwrap();
     let x = tables.iter().find(|t| t.id == "x").expect("table x is stored");
     assert_eq!(x.entries, ["2"]);
     assert!(x.last_active > 0);
@@ -83,7 +83,7 @@ async fn a_table_deleted_and_written_again_in_one_batch_is_kept() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_count_every_commit_and_write() {
     let path = temp_db("metrics");
-    let (store, _) = Store::open(&path).unwrap();
+    let (store, _) = Database::open(&path).unwrap();
     let futs: Vec<_> = (0..100).map(|n| store.append(&format!("t{}", n % 7), n.to_string())).collect();
     for f in futs {
         f.await.unwrap();
@@ -100,7 +100,7 @@ async fn metrics_count_every_commit_and_write() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_checkpointer_copies_the_wal_into_the_database_while_the_store_runs() {
     let path = temp_db("checkpoint");
-    let (store, _) = Store::open(&path).unwrap();
+    let (store, _) = Database::open(&path).unwrap();
     let size = || std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     let empty = size();
     let futs: Vec<_> = (0..500).map(|n| store.append(&format!("t{}", n % 50), "x".repeat(200))).collect();
@@ -134,7 +134,7 @@ const EAGER: jass_store::Tuning = jass_store::Tuning { move_every: std::time::Du
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn appends_are_moved_from_the_log_into_entries_and_read_back_once() {
     let path = temp_db("move");
-    let (store, _) = Store::open_tuned(&path, EAGER).unwrap();
+    let (store, _) = Database::open_tuned(&path, EAGER).unwrap();
     // 300 tables: one move takes several steps (commits).
     let futs: Vec<_> = (0..300).map(|t| store.append(&format!("t{t:03}"), format!("a{t}"))).collect();
     for f in futs {
@@ -151,7 +151,7 @@ async fn appends_are_moved_from_the_log_into_entries_and_read_back_once() {
     let (log, entries) = rows(&path);
     assert!(entries >= 300, "the first 300 rows were moved: log {log}, entries {entries}");
     assert!(log < 100, "moved rows are deleted from the log: log {log}, entries {entries}");
-    let (_s, tables) = Store::open_tuned(&path, EAGER).unwrap();
+    let (_s, tables) = Database::open_tuned(&path, EAGER).unwrap();
     assert_eq!(tables.len(), 300);
     assert_eq!(tables.iter().map(|t| t.entries.len()).sum::<usize>(), 340);
     assert_eq!(tables[7].entries, t7.entries);
@@ -178,7 +178,7 @@ fn unmoved_in_file(path: &std::path::Path) -> u64 {
 async fn metrics_count_the_rows_waiting_in_the_log() {
     let path = temp_db("unmoved");
     let lazy = jass_store::Tuning { move_every: std::time::Duration::from_secs(3600), move_rows: usize::MAX };
-    let (store, _) = Store::open_tuned(&path, lazy).unwrap();
+    let (store, _) = Database::open_tuned(&path, lazy).unwrap();
     let futs: Vec<_> = (0..300).map(|t| store.append(&format!("t{t:03}"), "x".into())).collect();
     for f in futs {
         f.await.unwrap();
@@ -188,7 +188,7 @@ async fn metrics_count_the_rows_waiting_in_the_log() {
     store.delete_table("t001").await.unwrap();
     assert_eq!(store.metrics().unmoved_rows, 300);
     drop(store);
-    let (store, _) = Store::open_tuned(&path, EAGER).unwrap();
+    let (store, _) = Database::open_tuned(&path, EAGER).unwrap();
     assert_eq!(store.metrics().unmoved_rows, 300, "counted at open");
     // This commit starts a move and carries its first step, which moves some tables;
     // the deleted table is further on.
@@ -208,7 +208,7 @@ async fn metrics_count_the_rows_waiting_in_the_log() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rows_logged_after_the_log_emptied_are_read_back() {
     let path = temp_db("empty-log");
-    let (store, _) = Store::open_tuned(&path, EAGER).unwrap();
+    let (store, _) = Database::open_tuned(&path, EAGER).unwrap();
     for n in 0..5 {
         store.append("t", format!("a{n}")).await.unwrap();
     }
@@ -218,10 +218,10 @@ async fn rows_logged_after_the_log_emptied_are_read_back() {
     }
     drop(store);
     assert_eq!(rows(&path), (0, 5), "every row moved and deleted from the log");
-    let (store, _) = Store::open_tuned(&path, EAGER).unwrap();
+    let (store, _) = Database::open_tuned(&path, EAGER).unwrap();
     store.append("t", "b".into()).await.unwrap();
     drop(store);
-    let (_s, tables) = Store::open_tuned(&path, EAGER).unwrap();
+    let (_s, tables) = Database::open_tuned(&path, EAGER).unwrap();
     assert_eq!(tables[0].entries, ["a0", "a1", "a2", "a3", "a4", "b"]);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
@@ -247,7 +247,7 @@ async fn every_mix_of_writes_moves_and_reopens_reads_back_like_a_model() {
         let mut serial = 0;
         let mut reopened_mid_move = 0;
         for round in 0..18 {
-            let (store, tables) = Store::open_tuned(&path, tunings[round % 2]).unwrap();
+            let (store, tables) = Database::open_tuned(&path, tunings[round % 2]).unwrap();
             let got: std::collections::BTreeMap<String, Vec<String>> =
                 tables.into_iter().map(|t| (t.id, t.entries)).collect();
             let live: std::collections::BTreeMap<String, Vec<String>> = model
@@ -331,12 +331,12 @@ async fn a_database_from_before_the_log_opens_with_its_entries() {
         )
         .unwrap();
     }
-    let (store, tables) = Store::open_tuned(&path, EAGER).unwrap();
+    let (store, tables) = Database::open_tuned(&path, EAGER).unwrap();
     assert_eq!(tables[0].entries, ["1", "2"]);
     store.append("a", "3".into()).await.unwrap();
     store.append("a", "4".into()).await.unwrap();
     drop(store);
-    let (_s, tables) = Store::open(&path).unwrap();
+    let (_s, tables) = Database::open(&path).unwrap();
     assert_eq!(tables[0].entries, ["1", "2", "3", "4"]);
     // Issue 13 point 5: a file of ours from before the ids is stamped as ours.
     let conn = rusqlite::Connection::open(&path).unwrap();

@@ -699,7 +699,7 @@ impl TableActor {
                 self.require_host(seat)?;
                 self.require_lobby()?;
                 let options = jass_protocol::options_from(preset, options.as_ref())
-                    .map_err(|e| Refusal::new(ErrorCode::BadOptions, e))?;
+                    .map_err(|e| Refusal::new(ErrorCode::BadOptions, e.to_string()))?;
                 self.commit(Entry::OptionsSet { options }).await?;
                 self.publish();
                 Ok(())
