@@ -192,7 +192,12 @@ test('issue 15 points 12 and 14: a whole game by keyboard; the round list matche
         await shot(p, 'keyboard-focus');
       }
       await p.page.keyboard.press('Enter');
-      await p.page.waitForFunction((c) => !window.__jass.view.game.hand.includes(c) || window.__jass.view.game.phase !== 'playing', focused);
+      // The card left the hand, or it was the round's last and the next deal (whose
+      // trump the computers may already have chosen) holds the same card again.
+      await p.page.waitForFunction(([c, r]) => {
+        const now = window.__jass.view.game;
+        return !now.hand.includes(c) || now.round !== r || now.phase !== 'playing';
+      }, [focused, g.round]);
     }
     await p.page.waitForFunction((b) => window.__jass.version > b, before);
   }
