@@ -241,6 +241,9 @@ for (const [label, size] of SIZES) {
     await show(page, SCENES.firstTrick);
     assert.equal(await page.textContent(tid('weis-name-0')), 'Vierblatt');
     assert.equal(await page.textContent(tid('weis-name-1')), 'Dreiblatt');
+    // The choice shows each Weis's points as the view's `allowed.weis_points` gives them.
+    assert.equal(await page.textContent(tid('weis-opt-points-0')), '50');
+    assert.equal(await page.textContent(tid('weis-opt-points-1')), '20');
     await page.evaluate(() => { localStorage.setItem('jass:lang', 'en'); });
     await page.click(tid('toggle-lang'));
     assert.equal(await page.textContent(tid('weis-name-0')), 'Four in a row');
@@ -276,6 +279,13 @@ for (const [label, size] of SIZES) {
     await page.click(tid('close-tricks'));
     assert.deepEqual(page.errors, []);
     await page.context().close();
+    // After a reload (no earlier state on the page) the summary comes at once, still with all nine.
+    const fresh = await open(size);
+    await show(fresh, SCENES.ninthAfter);
+    await fresh.waitForSelector(tid('round-summary'), { timeout: 1000 });
+    assert.match(await fresh.textContent(tid('browse-tricks')), /\(9\)/);
+    assert.deepEqual(fresh.errors, []);
+    await fresh.context().close();
   });
 }
 
@@ -329,9 +339,18 @@ test('cards travel to the trick and to the winner, a dealt hand fans in, none of
     await show(page, SCENES.weisTopBottom);
     await show(page, b);
     const arrive = await page.evaluate(() => [...document.querySelectorAll('.trick-card.arrive')].map((e) => getComputedStyle(e).animationName));
+    // The collect step lasts 0.3 s, shorter than Playwright's selector polling: an
+    // observer notes the cards' animation the moment the trick starts travelling.
+    await page.evaluate(() => {
+      window.__collect = null;
+      const mo = new MutationObserver(() => {
+        const c = document.querySelector('.trick[class*=collect-] .trick-card');
+        if (c && !window.__collect) { window.__collect = getComputedStyle(c).animationName; mo.disconnect(); }
+      });
+      mo.observe(document.getElementById('app'), { subtree: true, childList: true, attributes: true });
+    });
     await show(page, a);
-    await page.waitForSelector('.trick[class*=collect-]', { state: 'attached', timeout: 3000 });
-    const collect = await page.evaluate(() => getComputedStyle(document.querySelector('.trick-card')).animationName);
+    const collect = await (await page.waitForFunction(() => window.__collect, null, { timeout: 3000 })).jsonValue();
     await show(page, SCENES.ninthBefore);
     await show(page, SCENES.ninthAfter);
     await page.waitForSelector(tid('round-summary'), { timeout: 4000 });

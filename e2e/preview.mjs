@@ -12,6 +12,12 @@ const OPTIONS = {
 };
 const seats = [{ name: 'Anna', connected: true }, { name: 'Ben', connected: true }, { name: 'Carla', connected: true }, { name: 'Dan', connected: false }];
 const lastRound = { round: 0, dealer: 0, forehand: 1, contract: 'clubs', chosen_by: 1, pushed: false, multiplier: 2, card_points: [102, 55], match_bonus: [0, 0], weis: [50, 0], stoeck: [20, 0], total: [344, 110], running_total: [344, 110], complete: true, seed: '03'.repeat(32) };
+// The previous round's nine tricks (`game.last_round_tricks`, protocol.md 5.2).
+const lastRoundTricks = [
+  ['H7', 'HA', 'HK', 'HQ'], ['S6', 'S9', 'SQ', 'SA'], ['D6', 'D7', 'D8', 'D9'], ['C6', 'C7', 'C8', 'C9'],
+  ['HT', 'HJ', 'H6', 'H8'], ['ST', 'SJ', 'SK', 'S8'], ['DT', 'DJ', 'DQ', 'DK'], ['CT', 'CJ', 'CQ', 'CK'],
+  ['H9', 'S7', 'DA', 'CA'],
+].map((cards, i) => ({ trick: i, cards: cards.map((card, j) => ({ seat: (i + j + 1) % 4, card })), winner: (i * 3 + 1) % 4, points: i === 8 ? 37 : 10 + i }));
 function game(over) {
   return {
     seat: 2, phase: 'playing', round: 1, dealer: 0, forehand: 1, to_act: 2,
@@ -19,7 +25,7 @@ function game(over) {
     contract: 'spades', chosen_by: 3, pushed: true, pushed_back: false,
     trick: { number: 0, leader: 1, cards: [{ seat: 1, card: 'H7' }] }, last_trick: null,
     weis: [{ seat: 1, points: [20], cards: null }], weis_result: null, stoeck: null,
-    round_points: [0, 0], totals: [344, 1237], commitment: 'ab'.repeat(32), last_round: lastRound, rounds_played: 1, result: null,
+    round_points: [0, 0], totals: [344, 1237], commitment: 'ab'.repeat(32), last_round: lastRound, last_round_tricks: lastRoundTricks, rounds_played: 1, result: null,
     allowed: { schiebe: false, choose: false, cards: ['H6', 'HA', 'S8', 'ST', 'SJ'], weis: [['S8', 'S9', 'ST'].slice(0, 0)].filter((w) => w.length), stoeck: false, bedanke: true },
     ...over,
   };
@@ -28,7 +34,7 @@ const view = (g, extra = {}) => ({ type: 'state', version: 5, view: { table: 'k3
 
 export const SCENES = {
   lobby: view(null, { games: 0, you: 0, seats: [seats[0], seats[1], { name: null, connected: false }, seats[3]] }),
-  playing: view(game({ allowed: { schiebe: false, choose: false, cards: ['H6', 'HA', 'S8', 'ST', 'SJ'], weis: [['DT', 'DJ', 'DQ', 'DK']], stoeck: true, bedanke: true }, hand: ['H6', 'HA', 'DT', 'DJ', 'DQ', 'DK', 'S8', 'ST', 'SJ'] })),
+  playing: view(game({ allowed: { schiebe: false, choose: false, cards: ['H6', 'HA', 'S8', 'ST', 'SJ'], weis: [['DT', 'DJ', 'DQ', 'DK']], weis_points: [50], stoeck: true, bedanke: true }, hand: ['H6', 'HA', 'DT', 'DJ', 'DQ', 'DK', 'S8', 'ST', 'SJ'] })),
   choosing: view(game({ phase: 'choosing', contract: null, chosen_by: null, pushed: true, trick: { number: 0, leader: 1, cards: [] }, weis: [], allowed: { schiebe: false, choose: true, cards: [], weis: [], stoeck: false, bedanke: true } })),
   trick3: view(game({ trick: { number: 1, leader: 3, cards: [{ seat: 3, card: 'SQ' }, { seat: 0, card: 'S6' }, { seat: 1, card: 'S9' }] }, weis: [{ seat: 1, points: [50], cards: [['DT', 'DJ', 'DQ', 'DK']] }, { seat: 2, points: [20], cards: [['H6', 'H7', 'H8']] }], weis_result: { team: 1, points: 50 }, stoeck: 3, last_trick: { trick: 0, cards: [{ seat: 1, card: 'H7' }, { seat: 2, card: 'HA' }, { seat: 3, card: 'HK' }, { seat: 0, card: 'HQ' }], winner: 2, points: 18 } })),
   // Issue 14: computer seats, a stand-in, a waiting player, the move clock.

@@ -61,9 +61,16 @@ const SCREENS = {
   lobby: async (p) => { await p.page.goto(`${server.base}/t/${host.table}`); await p.page.waitForSelector(tid('lobby')); },
   'share-qr': async (p) => { await press(p, tid('share-qr-btn')); await p.page.waitForSelector(`${tid('share-qr')} svg.qr`); },
   game: (p, deck) => render(p, scene('playing', deck)),
-  contract: (p, deck) => render(p, scene('choosing', deck, { round: 0, last_round: null, rounds_played: 0, totals: [0, 0] })),
+  contract: (p, deck) => render(p, scene('choosing', deck, { round: 0, last_round: null, last_round_tricks: undefined, rounds_played: 0, totals: [0, 0] })),
   trick: (p, deck) => render(p, scene('trick3', deck)),
   summary: (p, deck) => render(p, scene('choosing', deck)),
+  // The summary's browser of the round's tricks (`game.last_round_tricks`), at the ninth.
+  'summary-tricks': async (p, deck) => {
+    await render(p, scene('choosing', deck));
+    await press(p, tid('browse-tricks'));
+    for (let i = 0; i < 8; i++) await press(p, tid('trick-next'));
+    await p.page.waitForSelector(`${tid('tricks-title')}:has-text("9")`);
+  },
   over: (p, deck) => render(p, scene('over', deck)),
   'other-device': async (p, deck) => {
     await p.page.evaluate(() => { window.__jass.ui.otherDevice = { url: `${location.origin}/t/k3v9q2x7m4p8r6t1w5y0z2b8#seat=example-token` }; });

@@ -45,8 +45,6 @@ const app = {
     fresh: new Set(), // trick cards new in this state (they travel in once)
     dealt: false, // a new hand fans in once
     browseTrick: null, // index into the finished round's tricks, or null
-    seen: { key: null, tricks: [] }, // the tricks this page saw in the current round
-    seenDone: { key: null, tricks: [] }, // ... and in the round that just ended
     lastRoundKey: null,
     handKey: null,
   },
@@ -62,13 +60,7 @@ window.__jass = app;
 
 function env() {
   const deck = app.view?.options?.deck || 'french';
-  return { style: displayStyle(app.stylePref, deck), deck, status: app.status, sound: app.sound, seenTricks };
-}
-
-/** The finished round's tricks this page saw, for a server whose summary has none. */
-function seenTricks(lr) {
-  const d = app.ui.seenDone;
-  return d.key === `${app.view?.games}:${lr.round}` ? d.tricks : [];
+  return { style: displayStyle(app.stylePref, deck), deck, status: app.status, sound: app.sound };
 }
 
 function stored(table) {
@@ -428,21 +420,16 @@ function onState(msg) {
     const lt = g.last_trick;
     const key = lt ? `${msg.view.games}:${g.round}:${lt.trick}` : null;
     const newTrick = key && key !== ui.lastTrickKey;
-    const roundKey = `${msg.view.games}:${g.round}`;
-    // The tricks of this round as they complete (the summary browses them).
-    if (ui.seen.key !== roundKey) {
-      if (ui.seen.key) ui.seenDone = ui.seen;
-      ui.seen = { key: roundKey, tricks: [] };
-    }
-    if (lt && !ui.seen.tricks.some((x) => x.trick === lt.trick)) ui.seen.tricks.push(lt);
     const lr = g.last_round;
     const lrKey = lr ? `${msg.view.games}:${lr.round}` : null;
     const newRound = lrKey && lrKey !== ui.lastRoundKey;
     if (lrKey) ui.lastRoundKey = lrKey;
     if (newRound) ui.browseTrick = null;
-    // Issue 15 point 2: the ninth trick, when the summary carries the round's tricks.
-    const ninth = newRound && prev?.game && Array.isArray(lr.tricks) ? lr.tricks[lr.tricks.length - 1] : null;
-    if (ninth && ui.seenDone.key === lrKey && !ui.seenDone.tricks.some((x) => x.trick === ninth.trick)) ui.seenDone.tricks.push(ninth);
+    // Issue 15 point 2: the 36th card deals the next round at once; the view's
+    // `last_round_tricks` still has the ninth trick, shown with the same pause as the
+    // others, but only to a page that was at that round (not after a reload).
+    const ninth = newRound && prev?.game && prev.games === msg.view.games && prev.game.round === lr.round
+      ? ninthTrick(g.last_round_tricks) : null;
     if (ninth || (newTrick && prev?.game)) {
       ui.pause = true;
       ui.ninth = ninth;
@@ -480,6 +467,12 @@ function onState(msg) {
     ui.swapFrom = ui.swapFrom != null && msg.view.you === msg.view.host ? ui.swapFrom : null;
   }
   render();
+}
+
+/** The round's ninth trick, if the round was played to its end. */
+function ninthTrick(tricks) {
+  const last = Array.isArray(tricks) ? tricks[tricks.length - 1] : null;
+  return last && last.trick === 8 ? last : null;
 }
 
 // Whether a game action already shows in the current view: its first copy arrived

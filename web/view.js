@@ -142,8 +142,9 @@ function topBar(view, env) {
     h('div', { class: 'tools' },
       view ? h('span', { class: 'spectators', testid: 'spectators', title: t('spectators', { n: view.spectators }) }, eyeIcon(), String(view.spectators)) : null,
       // Labelled with the deck in use (issue 15 point 8); a click steps to the next one.
-      h('button', { class: 'tool deck-tool', action: 'toggle-style', testid: 'toggle-deck', 'data-style': env.style, title: t('cardsStyleTitle'), 'aria-label': `${t('cardsStyle')}: ${t(`cards_${env.style}`)}` },
-        h('span', { class: 'tool-label' }, t('cardsStyle')), h('span', { class: 'tool-value', testid: 'deck-current' }, t(`cards_${env.style}`))),
+      h('button', { class: 'tool deck-tool', action: 'toggle-style', testid: 'toggle-deck', 'data-style': env.style, title: t('cardsStyleTitle') },
+        // Named by its visible text (axe: the accessible name contains what is shown).
+        h('span', { class: 'tool-label' }, t('cardsStyle')), h('span', { class: 'sr-only' }, ': '), h('span', { class: 'tool-value', testid: 'deck-current' }, t(`cards_${env.style}`))),
       h('button', { class: 'tool sound-tool', action: 'toggle-sound', testid: 'toggle-sound', 'aria-pressed': env.sound ? 'true' : 'false', title: t(env.sound ? 'soundOn' : 'soundOff'), 'aria-label': t(env.sound ? 'soundOn' : 'soundOff') },
         speakerIcon(env.sound)),
       h('button', { class: 'tool', action: 'toggle-lang', testid: 'toggle-lang' }, t('language'))));
@@ -330,7 +331,7 @@ function roundSummary(view, lr, env, closable, tricks) {
 }
 
 /** Issue 15 point 2: the finished round's tricks, one at a time. */
-function tricksPanel(view, env, tricks, i, partial) {
+function tricksPanel(view, env, tricks, i) {
   const tr = tricks[Math.min(Math.max(i, 0), tricks.length - 1)];
   if (!tr) return null;
   const at = tricks.indexOf(tr);
@@ -341,7 +342,6 @@ function tricksPanel(view, env, tricks, i, partial) {
       h('div', { class: 'lt-cards' }, tr.cards.map(({ seat, card }) => h('figure', { class: seat === tr.winner ? 'winner' : '' },
         cardImg(card, env), h('figcaption', {}, seatName(view, seat))))),
       h('p', { testid: 'tricks-winner' }, t('takes', { name: seatName(view, tr.winner), points: tr.points })),
-      partial ? h('p', { class: 'muted small' }, t('tricksSeen')) : null,
       h('div', { class: 'row tricks-nav' },
         h('button', { action: 'trick-prev', testid: 'trick-prev', disabled: at <= 0, 'aria-label': t('prevTrick') }, '◀'),
         h('button', { action: 'trick-next', testid: 'trick-next', disabled: at >= tricks.length - 1, 'aria-label': t('nextTrick') }, '▶'))));
@@ -386,6 +386,8 @@ function weisChooser(view, env, ui) {
     list.map((cards, i) => h('label', { class: 'weis-opt' },
       h('input', { type: 'checkbox', action: 'toggle-weis', 'data-index': i, testid: `weis-option-${i}`, checked: ui.weisSel.has(i) }),
       h('span', { class: 'weis-name', testid: `weis-name-${i}` }, weisName(cards, env)),
+      // Its points as the server counts them (R6), not worked out here.
+      g.allowed.weis_points?.[i] != null ? h('span', { class: 'weis-pts', testid: `weis-opt-points-${i}` }, String(g.allowed.weis_points[i])) : null,
       h('span', { class: 'mini-row' }, cards.map((c) => cardImg(c, env, { class: 'card-img mini' }))))));
 }
 
@@ -419,7 +421,7 @@ function gameOver(view, env) {
       r.schneider ? h('p', { class: 'schneider', testid: 'schneider' }, t('schneiderResult')) : null,
       h('table', { class: 'sum-table' }, h('tbody', {},
         [0, 1].map((tm) => h('tr', {}, h('th', {}, teamLabel(view, tm)), h('td', { testid: `final-${tm}` }, String(r.totals[tm])))))),
-      g.last_round ? roundSummary(view, g.last_round, env, false, roundTricks(g.last_round, env)) : null,
+      g.last_round ? roundSummary(view, g.last_round, env, false, roundTricks(g)) : null,
       h('div', { class: 'row' },
         view.you != null ? h('button', { class: 'primary', action: 'rematch', testid: 'rematch', disabled: voted }, t('rematch')) : null,
         h('a', { class: 'button', href: `/api/tables/${encodeURIComponent(view.table)}/record`, download: `jass-${view.table}.json`, testid: 'record-link' }, t('record'))),
@@ -485,10 +487,9 @@ function historyList(view, env, history) {
 
 // ---------------------------------------------------------------- screens
 
-/** The finished round's tricks: the server's when the summary has them, else those this page saw. */
-function roundTricks(lr, env) {
-  if (Array.isArray(lr.tricks)) return lr.tricks;
-  return env.seenTricks?.(lr) || [];
+/** The tricks of the round `last_round` scores, in order (the view's `last_round_tricks`). */
+function roundTricks(g) {
+  return Array.isArray(g.last_round_tricks) ? g.last_round_tricks : [];
 }
 
 /** Wide screens keep the contract dialog on the felt, beside the summary (issue 15 point 1). */
@@ -503,7 +504,7 @@ export function renderGame(view, env, ui) {
   const dialog = choosing && !ninthShown ? contractDialog(view, env) : null;
   const lr = g.last_round;
   const summary = g.phase === 'choosing' && lr && !ui.summaryClosed.has(lr.round) && !ninthShown
-    ? roundSummary(view, lr, env, true, roundTricks(lr, env)) : null;
+    ? roundSummary(view, lr, env, true, roundTricks(g)) : null;
   const middle = summary || (ninthShown || !(wide && dialog) ? trickView(view, env, ui) : null);
   const table = h('section', { class: 'table-area', testid: 'table' },
     [0, 1, 2, 3].map((s) => seatBox(view, s, env, seatExtras(view, s, env), ui)),
@@ -558,7 +559,7 @@ export function renderGame(view, env, ui) {
     ui.bedankeOpen && a.bedanke ? bedankeConfirm(view) : null,
     g.phase === 'over' && g.result ? gameOver(view, env) : null,
     // Above the game-over panel, whose summary opens it too.
-    ui.browseTrick != null && lr ? tricksPanel(view, env, roundTricks(lr, env), ui.browseTrick, !Array.isArray(lr.tricks)) : null);
+    ui.browseTrick != null && lr ? tricksPanel(view, env, roundTricks(g), ui.browseTrick) : null);
 }
 
 // ---------------------------------------------------------------- seats (host) and other device

@@ -13,9 +13,9 @@ export const SEATS = [
   { name: 'Carla', connected: true }, { name: 'Dan', connected: false },
 ];
 
-const NONE = { schiebe: false, choose: false, cards: [], weis: [], stoeck: false, bedanke: true };
+const NONE = { schiebe: false, choose: false, cards: [], weis: [], weis_points: [], stoeck: false, bedanke: true };
 
-/** The nine tricks of a finished round (what issue 15 point 2 asks the server to add). */
+/** The nine tricks of a finished round, as `game.last_round_tricks` carries them (protocol.md 5.2). */
 export const ROUND_TRICKS = [
   ['H7', 'HA', 'HK', 'HQ'], ['S6', 'S9', 'SQ', 'SA'], ['D6', 'D7', 'D8', 'D9'], ['C6', 'C7', 'C8', 'C9'],
   ['HT', 'HJ', 'H6', 'H8'], ['ST', 'SJ', 'SK', 'S8'], ['DT', 'DJ', 'DQ', 'DK'], ['CT', 'CJ', 'CQ', 'CK'],
@@ -40,7 +40,7 @@ export function game(over = {}) {
     contract: 'spades', chosen_by: 3, pushed: true, pushed_back: false,
     trick: { number: 0, leader: 1, cards: [] }, last_trick: null,
     weis: [], weis_result: null, stoeck: null,
-    round_points: [0, 0], totals: [344, 1237], commitment: 'ab'.repeat(32), last_round: LAST_ROUND, rounds_played: 1, result: null,
+    round_points: [0, 0], totals: [344, 1237], commitment: 'ab'.repeat(32), last_round: LAST_ROUND, last_round_tricks: ROUND_TRICKS, rounds_played: 1, result: null,
     allowed: NONE,
     ...over,
   };
@@ -72,7 +72,7 @@ export const SCENES = {
     trick: { number: 0, leader: 1, cards: played(1, ['H7']) }, hand_counts: [9, 8, 9, 9],
     hand: ['H6', 'HA', 'DT', 'DJ', 'DQ', 'DK', 'S8', 'S9', 'ST'],
     weis: [{ seat: 1, points: [20], cards: null }],
-    allowed: { ...NONE, cards: ['H6', 'HA'], weis: [['DT', 'DJ', 'DQ', 'DK'], ['S8', 'S9', 'ST']] },
+    allowed: { ...NONE, cards: ['H6', 'HA'], weis: [['DT', 'DJ', 'DQ', 'DK'], ['S8', 'S9', 'ST']], weis_points: [50, 20] },
   })),
   // Trick 2: the Weis of Bartholomew (left) and Dan (right) revealed, a card each on the table.
   weisLeftRight: view(game({
@@ -96,10 +96,10 @@ export const SCENES = {
     last_trick: { trick: 7, cards: played(0, ['CT', 'CJ', 'CQ', 'CK']), winner: 2, points: 17 },
     allowed: { ...NONE, cards: [] },
   }), { version: 40 }),
-  // The 36th card: the next round is dealt at once, its summary carries the nine tricks.
+  // The 36th card: the next round is dealt at once; `last_round_tricks` has the nine tricks.
   ninthAfter: view(game({
     round: 2, phase: 'choosing', contract: null, chosen_by: null, pushed: false, forehand: 2, to_act: 2, dealer: 1,
-    last_round: { ...LAST_ROUND, round: 1, tricks: ROUND_TRICKS },
+    last_round: { ...LAST_ROUND, round: 1 }, last_round_tricks: ROUND_TRICKS,
     allowed: { ...NONE, choose: true, schiebe: true },
   }), { version: 41 }),
 };
