@@ -344,7 +344,8 @@ function seatChanges(prev, next) {
 /**
  * Keeps each round's `last_round` as it arrives, per table and game, in localStorage
  * too, so that a reload on this device still lists the rounds before the last
- * (issue 15 point 12). The view itself carries only the last round.
+ * (issue 15 point 12). The view itself carries only the last round; what this device
+ * never saw comes from the server (`fetchHistory`).
  */
 function keepHistory(view) {
   const g = view.game;
@@ -365,6 +366,33 @@ function keepHistory(view) {
     try { localStorage.setItem(key, JSON.stringify({ games: view.games, rounds: h0 })); } catch { /* full */ }
   }
   app.ui.history = h0;
+  fetchHistory(view);
+}
+
+/**
+ * Rounds this device never saw (it joined or reloaded mid-game, or its storage was
+ * cleared) come from the server's list, `GET /api/tables/{table}/rounds`: asked once
+ * per round at most.
+ */
+function fetchHistory(view) {
+  const played = view.game?.rounds_played || 0;
+  if (app.ui.history.length >= played) return;
+  const ask = `${view.table}:${view.games}:${played}`;
+  if (app.ui.historyAsked === ask) return;
+  app.ui.historyAsked = ask;
+  fetch(`/api/tables/${encodeURIComponent(view.table)}/rounds`)
+    .then((r) => (r.ok ? r.json() : null))
+    .then((body) => {
+      if (!body || body.game !== app.view?.games || !Array.isArray(body.rounds)) return;
+      const rows = body.rounds.map(({ seed: _seed, ...row }) => row);
+      const mine = app.ui.history.filter((r) => !rows.some((x) => x.round === r.round));
+      app.ui.history = [...rows, ...mine].sort((a, b) => a.round - b.round);
+      try {
+        localStorage.setItem(`jass:hist:${view.table}`, JSON.stringify({ games: body.game, rounds: app.ui.history }));
+      } catch { /* full */ }
+      render();
+    })
+    .catch(() => { /* offline: the note says what is missing */ });
 }
 
 /** This page must decide now: the view's own to_act and allowed say so. */

@@ -50,6 +50,11 @@ pub struct WeisOutcome {
     pub points: u32,
 }
 
+/// Whether there are no Weis points to send (then the field is left out).
+fn no_points(p: &ShortList<u32, MAX_WEIS>) -> bool {
+    p.iter().next().is_none()
+}
+
 /// What the viewer may do now; the client offers exactly these.
 #[derive(Clone, Eq, PartialEq, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -64,7 +69,7 @@ pub struct Allowed {
     pub weis: WeisList,
     /// The points of each of `weis`, in the same order (R6), so a client shows them
     /// without a points table of its own.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "no_points")]
     pub weis_points: ShortList<u32, MAX_WEIS>,
     /// May announce Stöck (R7).
     pub stoeck: bool,
