@@ -96,12 +96,19 @@ function clearNotice(text) {
 function render() {
   // Keyboard play survives the re-render every state causes: the focused control is
   // found again by its test id (issue 15 point 14).
-  const focused = root.contains(document.activeElement) ? document.activeElement?.dataset?.testid : null;
+  // A control that cannot take focus for a moment (the hand is inert while a trick
+  // is collected) gets it back at a later render, unless the player moved on.
+  const active = document.activeElement;
+  const mine = root.contains(active) ? active?.dataset?.testid : null;
+  if (mine) app.focusWanted = mine;
+  else if (active && active !== document.body) app.focusWanted = null;
   renderPage();
   document.title = app.page === 'table' && myTurn(app.view) ? `● ${t('yourTurn')} · ${t('title')}` : t('title');
-  if (focused) {
-    const el = root.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
-    if (el && !el.disabled && !el.closest('[inert]')) el.focus({ preventScroll: true });
+  const want = app.focusWanted;
+  if (want) {
+    const el = root.querySelector(`[data-testid="${CSS.escape(want)}"]`);
+    if (!el) app.focusWanted = null;
+    else if (!el.disabled && !el.closest('[inert]')) el.focus({ preventScroll: true });
   }
 }
 
