@@ -7,47 +7,10 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use jass_engine::{Contract, Seat};
-use jass_protocol::{ClientMsg, ErrorCode};
+use jass_engine::Seat;
+use jass_protocol::ClientMsg;
 use jass_server::Config;
 use serde_json::{Value, json};
-
-/// Plays the human's decisions until the game is over (the computers play theirs).
-async fn play_out(human: &mut Client) {
-    for _ in 0..10_000 {
-        let Some(g) = human.view().game.clone() else {
-            human.next().await;
-            continue;
-        };
-        if g.result.is_some() {
-            return;
-        }
-        let team = g.seat.unwrap().team().index();
-        let msg = if g.allowed.bedanke && g.totals[team] >= human.view().options.target {
-            Some(ClientMsg::Bedanke { version: None, id: Some(human.id()) })
-        } else if g.to_act == g.seat {
-            let (id, version) = (Some(human.id()), Some(human.version()));
-            Some(if g.allowed.choose {
-                ClientMsg::Choose { contract: Contract::Obenabe, version, id }
-            } else {
-                let card = g.allowed.cards.first().unwrap();
-                ClientMsg::Play { card, weis: Vec::new(), stoeck: false, version, id }
-            })
-        } else {
-            None
-        };
-        match msg {
-            Some(m) => match human.request(m).await {
-                Ok(()) | Err(ErrorCode::Stale | ErrorCode::NotYourTurn) => {}
-                Err(e) => panic!("the human's move was refused: {e:?}"),
-            },
-            None => {
-                human.next().await;
-            }
-        }
-    }
-    panic!("the game did not end");
-}
 
 // Issue 14 point 6 (load bench): a computer with nothing to do on a view (the bench
 // saw thousands of such asks a second) was asked again the moment it answered, and

@@ -19,51 +19,6 @@ async fn add(host: &mut Client, seat: usize) -> Result<(), ErrorCode> {
     host.request(ClientMsg::AddComputer { seat: Seat::ALL[seat], id }).await
 }
 
-/// Plays the human's decisions until the game is over (the computers play theirs).
-async fn play_out(human: &mut Client) {
-    play_until(human, |_| false).await;
-    assert!(human.view().game.as_ref().unwrap().result.is_some());
-}
-
-/// Plays the human's decisions until the game is over or `stop` says so.
-async fn play_until(human: &mut Client, mut stop: impl FnMut(&jass_engine::SeatView) -> bool) {
-    for _ in 0..5_000 {
-        let Some(g) = human.view().game.clone() else {
-            human.next().await;
-            continue;
-        };
-        if g.result.is_some() || stop(&g) {
-            return;
-        }
-        let team = g.seat.unwrap().team().index();
-        let msg = if g.allowed.bedanke && g.totals[team] >= human.view().options.target {
-            Some(ClientMsg::Bedanke { version: None, id: Some(human.id()) })
-        } else if g.to_act == g.seat {
-            let id = Some(human.id());
-            let version = Some(human.version());
-            Some(if g.allowed.choose {
-                ClientMsg::Choose { contract: Contract::Obenabe, version, id }
-            } else {
-                let card = g.allowed.cards.first().unwrap();
-                ClientMsg::Play { card, weis: Vec::new(), stoeck: false, version, id }
-            })
-        } else {
-            None
-        };
-        match msg {
-            Some(m) => match human.request(m).await {
-                // A computer moved in between (a Stöck or a bedanke): look again.
-                Ok(()) | Err(ErrorCode::Stale | ErrorCode::NotYourTurn) => {}
-                Err(e) => panic!("the human's move was refused: {e:?}"),
-            },
-            None => {
-                human.next().await;
-            }
-        }
-    }
-    panic!("the game did not get there");
-}
-
 /// A table to 500 of Anna (seat 0, host) and three computers, not started yet.
 async fn human_and_three_computers() -> (Server, String, String, Client) {
     let server = Server::start(unlimited_config()).await;
