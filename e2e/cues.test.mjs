@@ -166,7 +166,12 @@ test('issue 15 points 12 and 14: a whole game by keyboard; the round list matche
       await p.page.waitForSelector(tid('contract-dialog'));
       await p.page.keyboard.press('5'); // Obenabe
     } else {
-      // Arrows move between the legal cards only; Enter plays the focused one.
+      // Arrows move between the legal cards only; Enter plays the focused one. While a
+      // trick travels to its winner the hand is inert (no focus, no play): wait it out.
+      await p.page.waitForFunction(() => {
+        const hand = document.querySelector('[data-testid=hand]');
+        return hand && !hand.closest('[inert]') && hand.querySelector('button.card:not([disabled])');
+      });
       await p.page.keyboard.press('ArrowRight');
       let focused = await p.page.evaluate(() => document.activeElement?.dataset?.card);
       assert.ok(g.allowed.cards.includes(focused), `focus on a legal card (${focused})`);
@@ -191,13 +196,26 @@ test('issue 15 points 12 and 14: a whole game by keyboard; the round list matche
         assert.notEqual(ring.transform, 'none', 'the focused card is raised');
         await shot(p, 'keyboard-focus');
       }
-      await p.page.keyboard.press('Enter');
-      // The card left the hand, or it was the round's last and the next deal (whose
-      // trump the computers may already have chosen) holds the same card again.
-      await p.page.waitForFunction(([c, r]) => {
+      await p.page.waitForFunction(() => {
+        const el = document.activeElement;
+        return el?.dataset?.card && !el.disabled && !el.closest('[inert]');
+      });
+      // A move the table refused as stale (a computer moved in between) stays in the
+      // hand and is visibly refused; the player presses again, as a person would.
+      const gone = ([c, r]) => {
         const now = window.__jass.view.game;
         return !now.hand.includes(c) || now.round !== r || now.phase !== 'playing';
-      }, [focused, g.round]);
+      };
+      for (let tries = 0; ; tries++) {
+        await p.page.keyboard.press('Enter');
+        try {
+          await p.page.waitForFunction(gone, [focused, g.round], { timeout: 5_000 });
+          break;
+        } catch (e) {
+          if (tries >= 3) throw e;
+          await p.page.focus(`[data-testid="card-${focused}"]`).catch(() => {});
+        }
+      }
     }
     await p.page.waitForFunction((b) => window.__jass.version > b, before);
   }
