@@ -14,8 +14,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { startServer } from './lib/server.mjs';
 import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
-import { openPage, press, view, tid } from './lib/pages.mjs';
-import { SCENES } from './preview.mjs';
+import { openPage, press, view, tid, serveRounds } from './lib/pages.mjs';
+import { SCENES, lastRoundTricks } from './preview.mjs';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 let server;
@@ -79,6 +79,9 @@ async function feltContrast(p) {
 }
 
 async function canned(p, msg, status = 'open') {
+  // The canned summary's tricks (the client asks the server for them).
+  if (!p.roundsServed) await serveRounds(p.ctx, lastRoundTricks);
+  p.roundsServed = true;
   await p.page.evaluate(([m, s]) => window.__jassRender(m, s), [msg, status]);
 }
 

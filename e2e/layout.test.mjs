@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { startStatic } from './lib/static.mjs';
 import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
-import { SCENES, completedTrick } from './lib/scenes15.mjs';
+import { SCENES, ROUND_TRICKS, completedTrick } from './lib/scenes15.mjs';
+import { serveRounds } from './lib/pages.mjs';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 const SIZES = [['phone', PHONE], ['desktop', DESKTOP]];
@@ -39,6 +40,8 @@ async function open(size, { lang = 'en', deck = 'french', motion = false } = {})
     localStorage.setItem('jass:lang', l);
     localStorage.setItem('jass:cards', d);
   }, [lang, deck]);
+  // The canned summary's tricks (the client asks the server for them).
+  await serveRounds(ctx, ROUND_TRICKS);
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

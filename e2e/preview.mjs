@@ -12,8 +12,8 @@ const OPTIONS = {
 };
 const seats = [{ name: 'Anna', connected: true }, { name: 'Ben', connected: true }, { name: 'Carla', connected: true }, { name: 'Dan', connected: false }];
 const lastRound = { round: 0, dealer: 0, forehand: 1, contract: 'clubs', chosen_by: 1, pushed: false, multiplier: 2, card_points: [102, 55], match_bonus: [0, 0], weis: [50, 0], stoeck: [20, 0], total: [344, 110], running_total: [344, 110], complete: true, seed: '03'.repeat(32) };
-// The previous round's nine tricks (`game.last_round_tricks`, protocol.md 5.2).
-const lastRoundTricks = [
+// The previous round's nine tricks (`GET /api/tables/{table}/rounds`, protocol.md 3).
+export const lastRoundTricks = [
   ['H7', 'HA', 'HK', 'HQ'], ['S6', 'S9', 'SQ', 'SA'], ['D6', 'D7', 'D8', 'D9'], ['C6', 'C7', 'C8', 'C9'],
   ['HT', 'HJ', 'H6', 'H8'], ['ST', 'SJ', 'SK', 'S8'], ['DT', 'DJ', 'DQ', 'DK'], ['CT', 'CJ', 'CQ', 'CK'],
   ['H9', 'S7', 'DA', 'CA'],
@@ -25,7 +25,7 @@ function game(over) {
     contract: 'spades', chosen_by: 3, pushed: true, pushed_back: false,
     trick: { number: 0, leader: 1, cards: [{ seat: 1, card: 'H7' }] }, last_trick: null,
     weis: [{ seat: 1, points: [20], cards: null }], weis_result: null, stoeck: null,
-    round_points: [0, 0], totals: [344, 1237], commitment: 'ab'.repeat(32), last_round: lastRound, last_round_tricks: lastRoundTricks, rounds_played: 1, result: null,
+    round_points: [0, 0], totals: [344, 1237], commitment: 'ab'.repeat(32), last_round: lastRound, rounds_played: 1, result: null,
     allowed: { schiebe: false, choose: false, cards: ['H6', 'HA', 'S8', 'ST', 'SJ'], weis: [['S8', 'S9', 'ST'].slice(0, 0)].filter((w) => w.length), stoeck: false, bedanke: true },
     ...over,
   };

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { startServer } from './lib/server.mjs';
 import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
-import { openPage, press, tid } from './lib/pages.mjs';
+import { openPage, press, tid, serveRounds } from './lib/pages.mjs';
 import { axeViolations } from './lib/axe.mjs';
-import { SCENES } from './preview.mjs';
+import { SCENES, lastRoundTricks } from './preview.mjs';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 
@@ -61,10 +61,10 @@ const SCREENS = {
   lobby: async (p) => { await p.page.goto(`${server.base}/t/${host.table}`); await p.page.waitForSelector(tid('lobby')); },
   'share-qr': async (p) => { await press(p, tid('share-qr-btn')); await p.page.waitForSelector(`${tid('share-qr')} svg.qr`); },
   game: (p, deck) => render(p, scene('playing', deck)),
-  contract: (p, deck) => render(p, scene('choosing', deck, { round: 0, last_round: null, last_round_tricks: undefined, rounds_played: 0, totals: [0, 0] })),
+  contract: (p, deck) => render(p, scene('choosing', deck, { round: 0, last_round: null, rounds_played: 0, totals: [0, 0] })),
   trick: (p, deck) => render(p, scene('trick3', deck)),
   summary: (p, deck) => render(p, scene('choosing', deck)),
-  // The summary's browser of the round's tricks (`game.last_round_tricks`), at the ninth.
+  // The summary's browser of the round's tricks (from the rounds list), at the ninth.
   'summary-tricks': async (p, deck) => {
     await render(p, scene('choosing', deck));
     await press(p, tid('browse-tricks'));
@@ -87,8 +87,8 @@ async function render(p, msg) {
 }
 
 /** A page in `lang` with `deck` cards, holding the lobby's host seat. */
-function pageFor(size, lang, deck, errors) {
-  return openPage(browser, `${lang}-${deck}-${size.width}`, {
+async function pageFor(size, lang, deck, errors) {
+  const p = await openPage(browser, `${lang}-${deck}-${size.width}`, {
     size,
     locale: lang === 'de' ? 'de-CH' : 'en-US',
     errors,
@@ -101,6 +101,9 @@ function pageFor(size, lang, deck, errors) {
       arg: [host.table, host.token, lang, deck],
     },
   });
+  // The canned summary's tricks (the client asks the server for them).
+  await serveRounds(p.ctx, lastRoundTricks);
+  return p;
 }
 
 const SIZES = { phone: PHONE, desktop: DESKTOP };

@@ -2,7 +2,7 @@
 // state and click handling. Rendering is in view.js, the socket in net.js.
 import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
-import { h, renderApp, topBar, shareBox, field, optionsFields, targetField, readOptions, OPTION_DEFAULTS, clockText, WIDE_QUERY } from './view.js';
+import { h, renderApp, topBar, shareBox, field, optionsFields, targetField, readOptions, OPTION_DEFAULTS, clockText, WIDE_QUERY, roundKey } from './view.js';
 import { displayStyle, STYLES } from './cards.js';
 
 const root = document.getElementById('app');
@@ -45,6 +45,7 @@ const app = {
     fresh: new Set(), // trick cards new in this state (they travel in once)
     dealt: false, // a new hand fans in once
     browseTrick: null, // index into the finished round's tricks, or null
+    roundTricks: null, // { key, tricks }: the finished round's tricks, fetched for its summary
     lastRoundKey: null,
     handKey: null,
   },
@@ -352,7 +353,7 @@ function seatChanges(prev, next) {
  * Keeps each round's `last_round` as it arrives, per table and game, in localStorage
  * too, so that a reload on this device still lists the rounds before the last
  * (issue 15 point 12). The view itself carries only the last round; what this device
- * never saw comes from the server (`fetchHistory`).
+ * never saw comes from the server (`fetchRounds`).
  */
 function keepHistory(view) {
   const g = view.game;
@@ -373,18 +374,22 @@ function keepHistory(view) {
     try { localStorage.setItem(key, JSON.stringify({ games: view.games, rounds: h0 })); } catch { /* full */ }
   }
   app.ui.history = h0;
-  fetchHistory(view);
+  fetchRounds(view);
 }
 
 /**
- * Rounds this device never saw (it joined or reloaded mid-game, or its storage was
- * cleared) come from the server's list, `GET /api/tables/{table}/rounds`: asked once
- * per round at most.
+ * The server's list of the game's rounds, `GET /api/tables/{table}/rounds`, asked once
+ * per round at most: for the rounds this device never saw (it joined or reloaded
+ * mid-game, or its storage was cleared), and for the finished round's tricks that its
+ * summary browses (views carry only the last one).
  */
-function fetchHistory(view) {
+function fetchRounds(view) {
   const played = view.game?.rounds_played || 0;
-  if (app.ui.history.length >= played) return;
-  const ask = `${view.table}:${view.games}:${played}`;
+  const phase = view.game?.phase;
+  const key = roundKey(view);
+  const wantTricks = key && (phase === 'choosing' || phase === 'over') && app.ui.roundTricks?.key !== key;
+  if (app.ui.history.length >= played && !wantTricks) return;
+  const ask = `${view.table}:${view.games}:${played}:${key}`;
   if (app.ui.historyAsked === ask) return;
   app.ui.historyAsked = ask;
   fetch(`/api/tables/${encodeURIComponent(view.table)}/rounds`)
@@ -397,6 +402,10 @@ function fetchHistory(view) {
       try {
         localStorage.setItem(`jass:hist:${view.table}`, JSON.stringify({ games: body.game, rounds: app.ui.history }));
       } catch { /* full */ }
+      const last = rows[rows.length - 1];
+      if (last && Array.isArray(body.last_round_tricks)) {
+        app.ui.roundTricks = { key: `${view.table}:${body.game}:${last.round}`, tricks: body.last_round_tricks };
+      }
       render();
     })
     .catch(() => { /* offline: the note says what is missing */ });
@@ -461,10 +470,10 @@ function onState(msg) {
     if (lrKey) ui.lastRoundKey = lrKey;
     if (newRound) ui.browseTrick = null;
     // Issue 15 point 2: the 36th card deals the next round at once; the view's
-    // `last_round_tricks` still has the ninth trick, shown with the same pause as the
+    // `last_round_trick` still has the ninth trick, shown with the same pause as the
     // others, but only to a page that was at that round (not after a reload).
     const ninth = newRound && prev?.game && prev.games === msg.view.games && prev.game.round === lr.round
-      ? ninthTrick(g.last_round_tricks) : null;
+      ? ninthTrick(g.last_round_trick) : null;
     if (ninth || (newTrick && prev?.game)) {
       ui.pause = true;
       ui.ninth = ninth;
@@ -505,8 +514,7 @@ function onState(msg) {
 }
 
 /** The round's ninth trick, if the round was played to its end. */
-function ninthTrick(tricks) {
-  const last = Array.isArray(tricks) ? tricks[tricks.length - 1] : null;
+function ninthTrick(last) {
   return last && last.trick === 8 ? last : null;
 }
 

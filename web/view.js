@@ -403,7 +403,7 @@ function bedankeConfirm(view) {
         h('button', { action: 'bedanke-no', testid: 'bedanke-no' }, t('cancel')))));
 }
 
-function gameOver(view, env) {
+function gameOver(view, env, ui) {
   const g = view.game;
   const r = g.result;
   const reason = r.reason;
@@ -421,7 +421,7 @@ function gameOver(view, env) {
       r.schneider ? h('p', { class: 'schneider', testid: 'schneider' }, t('schneiderResult')) : null,
       h('table', { class: 'sum-table' }, h('tbody', {},
         [0, 1].map((tm) => h('tr', {}, h('th', {}, teamLabel(view, tm)), h('td', { testid: `final-${tm}` }, String(r.totals[tm])))))),
-      g.last_round ? roundSummary(view, g.last_round, env, false, roundTricks(g)) : null,
+      g.last_round ? roundSummary(view, g.last_round, env, false, roundTricks(view, ui)) : null,
       h('div', { class: 'row' },
         view.you != null ? h('button', { class: 'primary', action: 'rematch', testid: 'rematch', disabled: voted }, t('rematch')) : null,
         h('a', { class: 'button', href: `/api/tables/${encodeURIComponent(view.table)}/record`, download: `jass-${view.table}.json`, testid: 'record-link' }, t('record'))),
@@ -487,9 +487,19 @@ function historyList(view, env, history) {
 
 // ---------------------------------------------------------------- screens
 
-/** The tricks of the round `last_round` scores, in order (the view's `last_round_tricks`). */
-function roundTricks(g) {
-  return Array.isArray(g.last_round_tricks) ? g.last_round_tricks : [];
+/** Which finished round the page's copy of its tricks belongs to. */
+export function roundKey(view) {
+  const lr = view.game?.last_round;
+  return lr ? `${view.table}:${view.games}:${lr.round}` : null;
+}
+
+/**
+ * The tricks of the round `last_round` scores, in order, once fetched (the server's
+ * `GET /api/tables/{table}/rounds`: views carry only the last one, to stay small).
+ */
+function roundTricks(view, ui) {
+  const got = ui.roundTricks;
+  return got && got.key === roundKey(view) ? got.tricks : [];
 }
 
 /** Wide screens keep the contract dialog on the felt, beside the summary (issue 15 point 1). */
@@ -504,7 +514,7 @@ export function renderGame(view, env, ui) {
   const dialog = choosing && !ninthShown ? contractDialog(view, env) : null;
   const lr = g.last_round;
   const summary = g.phase === 'choosing' && lr && !ui.summaryClosed.has(lr.round) && !ninthShown
-    ? roundSummary(view, lr, env, true, roundTricks(g)) : null;
+    ? roundSummary(view, lr, env, true, roundTricks(view, ui)) : null;
   const middle = summary || (ninthShown || !(wide && dialog) ? trickView(view, env, ui) : null);
   const table = h('section', { class: 'table-area', testid: 'table' },
     [0, 1, 2, 3].map((s) => seatBox(view, s, env, seatExtras(view, s, env), ui)),
@@ -557,9 +567,9 @@ export function renderGame(view, env, ui) {
     ui.otherDevice ? otherDevicePanel(ui.otherDevice) : null,
     ui.showLastTrick ? lastTrickPanel(view, env) : null,
     ui.bedankeOpen && a.bedanke ? bedankeConfirm(view) : null,
-    g.phase === 'over' && g.result ? gameOver(view, env) : null,
+    g.phase === 'over' && g.result ? gameOver(view, env, ui) : null,
     // Above the game-over panel, whose summary opens it too.
-    ui.browseTrick != null && lr ? tricksPanel(view, env, roundTricks(g), ui.browseTrick) : null);
+    ui.browseTrick != null && lr ? tricksPanel(view, env, roundTricks(view, ui), ui.browseTrick) : null);
 }
 
 // ---------------------------------------------------------------- seats (host) and other device

@@ -49,3 +49,17 @@ export async function press(p, selector, opts = {}) {
 export async function view(p) {
   return p.page.evaluate(() => ({ version: window.__jass?.version, view: window.__jass?.view, status: window.__jass?.status }));
 }
+
+/**
+ * Answers a canned scene's `GET /api/tables/{table}/rounds` (the client asks for the
+ * finished round's tricks when its summary shows): the page's current `last_round`,
+ * with `tricks` as its tricks. `target` is a page or a context.
+ */
+export async function serveRounds(target, tricks) {
+  await target.route('**/api/tables/*/rounds', async (route) => {
+    const page = route.request().frame().page();
+    const v = await page.evaluate(() => window.__jass?.view).catch(() => null);
+    const lr = v?.game?.last_round;
+    await route.fulfill({ json: { table: v?.table ?? '', game: v?.games ?? 0, rounds: lr ? [lr] : [], last_round_tricks: lr ? tricks : [] } });
+  });
+}

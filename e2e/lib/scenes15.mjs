@@ -15,7 +15,7 @@ export const SEATS = [
 
 const NONE = { schiebe: false, choose: false, cards: [], weis: [], weis_points: [], stoeck: false, bedanke: true };
 
-/** The nine tricks of a finished round, as `game.last_round_tricks` carries them (protocol.md 5.2). */
+/** The nine tricks of a finished round, as `GET /api/tables/{table}/rounds` gives them (protocol.md 3). */
 export const ROUND_TRICKS = [
   ['H7', 'HA', 'HK', 'HQ'], ['S6', 'S9', 'SQ', 'SA'], ['D6', 'D7', 'D8', 'D9'], ['C6', 'C7', 'C8', 'C9'],
   ['HT', 'HJ', 'H6', 'H8'], ['ST', 'SJ', 'SK', 'S8'], ['DT', 'DJ', 'DQ', 'DK'], ['CT', 'CJ', 'CQ', 'CK'],
@@ -40,7 +40,7 @@ export function game(over = {}) {
     contract: 'spades', chosen_by: 3, pushed: true, pushed_back: false,
     trick: { number: 0, leader: 1, cards: [] }, last_trick: null,
     weis: [], weis_result: null, stoeck: null,
-    round_points: [0, 0], totals: [344, 1237], commitment: 'ab'.repeat(32), last_round: LAST_ROUND, last_round_tricks: ROUND_TRICKS, rounds_played: 1, result: null,
+    round_points: [0, 0], totals: [344, 1237], commitment: 'ab'.repeat(32), last_round: LAST_ROUND, rounds_played: 1, result: null,
     allowed: NONE,
     ...over,
   };
@@ -96,10 +96,10 @@ export const SCENES = {
     last_trick: { trick: 7, cards: played(0, ['CT', 'CJ', 'CQ', 'CK']), winner: 2, points: 17 },
     allowed: { ...NONE, cards: [] },
   }), { version: 40 }),
-  // The 36th card: the next round is dealt at once; `last_round_tricks` has the nine tricks.
+  // The 36th card: the next round is dealt at once; `last_round_trick` has the ninth trick.
   ninthAfter: view(game({
     round: 2, phase: 'choosing', contract: null, chosen_by: null, pushed: false, forehand: 2, to_act: 2, dealer: 1,
-    last_round: { ...LAST_ROUND, round: 1 }, last_round_tricks: ROUND_TRICKS,
+    last_round: { ...LAST_ROUND, round: 1 }, last_round_trick: ROUND_TRICKS[8],
     allowed: { ...NONE, choose: true, schiebe: true },
   }), { version: 41 }),
 };

@@ -15,7 +15,7 @@ use crate::deal::{Commitment, Seed};
 use crate::error::RuleError;
 use crate::options::{End, Options, OptionsError};
 use crate::record::{RECORD_FORMAT, Record};
-use crate::round::{Phase, Round};
+use crate::round::{CompletedTrick, Phase, Round};
 use crate::score::{CountPos, Credits, EndReason, GameResult, RoundSummary, bedanke_is_right, first_across};
 use crate::seat::{Seat, Team};
 use crate::trick::{Trick, legal_cards};
@@ -445,6 +445,19 @@ impl Game {
         refusal.unwrap_or(RuleError::GameOver)
     }
 
+    /// The tricks of the round [`last_round`](SeatView::last_round) scores, in order:
+    /// public (every card was played face up), so any viewer may have them, e.g. to
+    /// browse the round from its summary (issue 15 point 2). Empty before the first
+    /// round is scored.
+    #[must_use]
+    pub fn last_round_tricks(&self) -> Vec<CompletedTrick> {
+        let Some(contract) = self.last_round.and_then(|r| r.contract) else {
+            return Vec::new();
+        };
+        let old = self.options.old_undenufe;
+        (0u8..).zip(&self.last_round_tricks).map(|(i, t)| t.completed(i, contract, old)).collect()
+    }
+
     /// The view of `viewer`: what it may know of the game, and nothing more (`view.rs`
     /// decides who sees what).
     #[must_use]
@@ -460,17 +473,15 @@ impl Game {
         };
         // Only while the next round has no card down (its contract is being chosen, the
         // moment clients show the ninth trick and the summary), or after the last
-        // round of the game: every view a table keeps would otherwise carry ~1 KB
-        // more all round long (2,500 tables × 5 frames).
-        let contract = self
-            .last_round
-            .and_then(|r| r.contract)
-            .filter(|_| self.round.played == 0 || self.result.is_some());
-        let tricks = contract.map_or_else(Vec::new, |k| {
-            let old = self.options.old_undenufe;
-            (0u8..).zip(&self.last_round_tricks).map(|(i, t)| t.completed(i, k, old)).collect()
-        });
-        project(viewer, &self.round, &self.weis_views, table, tricks, |s| {
+        // round of the game: views stay as small as they were all round long.
+        let last_trick = match (self.last_round.and_then(|r| r.contract), self.last_round_tricks.last()) {
+            (Some(k), Some(t)) if self.round.played == 0 || self.result.is_some() => {
+                let number = self.last_round_tricks.len() as u8 - 1;
+                Some(t.completed(number, k, self.options.old_undenufe))
+            }
+            _ => None,
+        };
+        project(viewer, &self.round, &self.weis_views, table, last_trick, |s| {
             let weis = self.declarable(s);
             Allowed {
                 schiebe: self.can_schiebe(s),

@@ -1,11 +1,12 @@
-//! Issue 15 point 2: a view carries the previous round's nine tricks, so a client
-//! shows the ninth trick and lets players browse the round without replaying rules.
+//! Issue 15 point 2: a view carries the previous round's last trick, so a client
+//! shows the ninth trick before the summary, and `Game::last_round_tricks` gives the
+//! whole round (served over HTTP) to browse without replaying rules.
 #![allow(missing_docs)]
 
 mod common;
 
 use common::{random_step, seed_n};
-use jass_engine::{Game, Options, Viewer};
+use jass_engine::{CardSet, Game, Options, Viewer};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
@@ -15,7 +16,8 @@ fn the_previous_rounds_tricks_add_up_to_its_card_points() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(15);
     let mut next = 0;
     let mut g = Game::new(options, seed_n(0)).unwrap();
-    assert!(g.view(Viewer::Spectator).last_round_tricks.is_empty(), "none before a round ends");
+    assert!(g.view(Viewer::Spectator).last_round_trick.is_none(), "none before a round ends");
+    assert!(g.last_round_tricks().is_empty(), "none before a round ends");
     let mut checked = 0;
     while checked < 20 {
         let r = g.round_number();
@@ -25,21 +27,27 @@ fn the_previous_rounds_tricks_add_up_to_its_card_points() {
         }
         let v = g.view(Viewer::Spectator);
         let summary = v.last_round.unwrap();
-        assert_eq!(v.last_round_tricks.len(), 9);
+        let tricks = g.last_round_tricks();
+        assert_eq!(tricks.len(), 9);
+        assert_eq!(v.last_round_trick.as_ref(), tricks.last(), "the view has the ninth");
         let mut points = [0u32; 2];
-        for (i, t) in v.last_round_tricks.iter().enumerate() {
+        for (i, t) in tricks.iter().enumerate() {
             assert_eq!(usize::from(t.trick), i);
             assert_eq!(t.cards.len(), 4);
             points[t.winner.team().index()] += t.points;
         }
+        let deck = tricks.iter().flat_map(|t| t.cards.iter().map(|p| p.card)).collect::<CardSet>();
+        assert_eq!(deck, CardSet::DECK, "nine tricks hold the deck");
         assert_eq!(points, summary.card_points, "round {r}: the tricks' points are the round's");
         checked += 1;
-        // Sent only until the next round's first card: views stay small all round.
+        // Sent only until the next round's first card: views stay small all round; the
+        // whole round's tricks stay there to be asked for.
         while g.view(Viewer::Spectator).trick.cards.is_empty() && g.round_number() == r + 1 {
             random_step(&mut g, &mut rng, &mut next);
         }
         if g.round_number() == r + 1 {
-            assert!(g.view(Viewer::Spectator).last_round_tricks.is_empty(), "gone once a card is down");
+            assert!(g.view(Viewer::Spectator).last_round_trick.is_none(), "gone once a card is down");
+            assert_eq!(g.last_round_tricks(), tricks, "kept to be asked for");
         }
     }
 }

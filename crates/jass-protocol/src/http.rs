@@ -82,6 +82,10 @@ pub struct Rounds {
     pub game: u32,
     /// Every round scored so far, in order.
     pub rounds: Vec<jass_engine::RoundSummary>,
+    /// The tricks of the last round in `rounds`, in order, to browse from its summary
+    /// (views carry only its last trick, to stay small); omitted before the first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub last_round_tricks: Vec<jass_engine::CompletedTrick>,
 }
 
 /// Error body of every non-2xx API answer.

@@ -202,4 +202,15 @@ async fn the_rounds_so_far_are_served_for_a_reload() {
     assert_eq!(rounds.game, 1);
     assert_eq!(rounds.rounds.len(), seen.len());
     assert_eq!(rounds.rounds, seen, "the same scores the table showed");
+    // With the last round's tricks to browse from its summary (issue 15 point 2).
+    let tricks = &rounds.last_round_tricks;
+    assert_eq!(tricks.len(), 9);
+    let mut points = [0u32; 2];
+    for t in tricks {
+        points[t.winner.team().index()] += t.points;
+    }
+    assert_eq!(points, seen[1].card_points, "the second round's tricks");
+    if let Some(last) = human.view().game.as_ref().and_then(|g| g.last_round_trick.as_ref()) {
+        assert_eq!(Some(last), tricks.last(), "the view's last trick is the ninth");
+    }
 }

@@ -330,6 +330,7 @@ impl TableActor {
                         table: self.id.to_string(),
                         game: self.state.games,
                         rounds: g.history().to_vec(),
+                        last_round_tricks: g.last_round_tricks(),
                     }),
                 };
                 let _ = reply.send(rounds);
