@@ -120,6 +120,38 @@ test('issue 15 point 7: the start page puts Create and "play with computers" on 
   assert.deepEqual(errors, []);
 });
 
+// Issue 16 point 6: the start form is filled from the server's presets, not a copy.
+test('issue 16 point 6: the start page offers the server\'s presets and fills every option from them', async () => {
+  const served = await (await fetch(`${server.base}/api/presets`)).json();
+  const p = await openPage(browser, 'presets', { size: PHONE, errors });
+  await p.page.goto(`${server.base}/`);
+  await p.page.waitForSelector(tid('start-form'));
+  const offered = await p.page.$$eval(`${tid('preset-select')} option`, (os) => os.map((o) => [o.value, o.textContent]));
+  assert.deepEqual(offered.map(([v]) => v), served.presets.map((x) => x.name), 'the presets, in the server\'s order');
+  assert.equal(await p.page.inputValue(tid('preset-select')), served.default);
+  for (const { name, options: o } of served.presets) {
+    await p.page.selectOption(tid('preset-select'), name);
+    const form = await p.page.evaluate(() => {
+      const f = document.querySelector('[data-testid=start-form]');
+      const v = (n) => f.elements[n];
+      const m = {};
+      for (const c of ['hearts', 'diamonds', 'clubs', 'spades', 'obenabe', 'undenufe']) m[c] = Number(v(`mult-${c}`).value);
+      return {
+        target: Number(v('target').value), multipliers: m, deck: v('deck').value, first_round: v('first_round').value, end: v('end').value,
+        push_back: v('push_back').checked, small_weis: v('small_weis').checked, auto_stoeck: v('auto_stoeck').checked, schneider: v('schneider').checked,
+      };
+    });
+    const { target, multipliers, deck, first_round, end, push_back, small_weis, auto_stoeck, schneider } = o;
+    assert.deepEqual(form, { target, multipliers, deck, first_round, end, push_back, small_weis, auto_stoeck, schneider }, name);
+    const label = offered.find(([v]) => v === name)[1];
+    assert.ok(label.includes(String(o.target)), `${name}: the label says the target (${label})`);
+  }
+  assert.match(offered.find(([v]) => v === 'to_1000')[1], /all ×1/);
+  assert.match(offered.find(([v]) => v === 'swisslos')[1], /♣♠ ×2, obe\/une ×3/);
+  await p.ctx.close();
+  assert.deepEqual(errors, []);
+});
+
 test('issue 15 points 12 and 14: a whole game by keyboard; the round list matches the server', { timeout: 240_000 }, async () => {
   const p = await openPage(browser, 'Keys', { size: DESKTOP, errors });
   await p.page.goto(`${server.base}/`);

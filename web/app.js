@@ -2,19 +2,12 @@
 // state and click handling. Rendering is in view.js, the socket in net.js.
 import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
-import { h, renderApp, topBar, shareBox, field, optionsFields, targetField, readOptions, OPTION_DEFAULTS, clockText, WIDE_QUERY, roundKey } from './view.js';
+import { h, renderApp, topBar, readOptions, clockText, WIDE_QUERY, roundKey } from './view.js';
+import { initPages, renderStart, loadJoin, renderJoin } from './start.js';
 import { displayStyle, STYLES } from './cards.js';
 
 const root = document.getElementById('app');
 setLang(getLang());
-
-// R11 presets, used to fill the start page's form (the server fills the same).
-const PRESETS = {
-  swisslos: { multipliers: { hearts: 1, diamonds: 1, clubs: 2, spades: 2, obenabe: 3, undenufe: 3 }, target: 2500, deck: 'french' },
-  manual: { multipliers: { hearts: 1, diamonds: 2, clubs: 1, spades: 2, obenabe: 3, undenufe: 4 }, target: 2500, deck: 'swiss_manual' },
-  pagat: { multipliers: { hearts: 2, diamonds: 2, clubs: 1, spades: 1, obenabe: 3, undenufe: 3 }, target: 2500, deck: 'french' },
-  to_1000: { multipliers: { hearts: 1, diamonds: 1, clubs: 1, spades: 1, obenabe: 1, undenufe: 1 }, target: 1000, deck: 'french' },
-};
 
 const app = {
   table: null,
@@ -128,7 +121,7 @@ function renderPage() {
   } else if (app.page === 'start') {
     renderStart();
   } else if (app.page === 'join') {
-    renderJoin(app.joinInfo);
+    renderJoin();
   } else if (app.page === 'message') {
     root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()),
       h('div', { class: 'screen narrow' }, h('div', { class: 'panel', testid: 'message' }, h('p', {}, app.message.text),
@@ -137,147 +130,19 @@ function renderPage() {
   }
 }
 
-// ---------------------------------------------------------------- start page
-
-
-function renderStart() {
-  const form = app.startForm || { name: localStorage.getItem('jass:name') || '', preset: 'swisslos' };
-  const p = PRESETS[form.preset];
-  const f = h('form', { class: 'panel start-form', testid: 'start-form' },
-    h('h1', {}, t('title')),
-    h('p', { class: 'muted' }, t('tagline')),
-    field(t('yourName'), h('input', { name: 'name', maxlength: 24, required: true, value: form.name, testid: 'name-input', autocomplete: 'nickname' })),
-    field(t('preset'), h('select', { name: 'preset', testid: 'preset-select' },
-      Object.keys(PRESETS).map((k) => h('option', { value: k, selected: k === form.preset }, t(`preset_${k}`))))),
-    // The preset and the target first, both buttons next, the other options folded
-    // (issue 15 point 7).
-    targetField({ target: form.target ?? p.target }),
-    h('button', { class: 'primary big', type: 'submit', testid: 'create-table' }, t('createTable')),
-    h('div', { class: 'computers-start' },
-      h('button', { class: 'big computers-btn', type: 'button', testid: 'play-computers' }, t('playComputers')),
-      h('p', { class: 'muted small' }, t('playComputersNote'))),
-    h('p', { class: 'error', testid: 'form-error' }),
-    h('details', { class: 'opts', testid: 'more-options', open: !!form.open },
-      h('summary', { testid: 'more-options-toggle' }, t('moreOptions')),
-      optionsFields({ ...OPTION_DEFAULTS, ...p }, { target: false })));
-  f.preset.addEventListener('change', () => {
-    app.startForm = { name: f.name.value, preset: f.preset.value, open: f.querySelector('details').open };
-    renderStart();
-  });
-  const create = async (computers) => {
-    const name = f.name.value.trim();
-    const options = readOptions(f);
-    localStorage.setItem('jass:name', name);
-    const body = { name, preset: f.preset.value, options };
-    // "Play with computers": the server seats three and starts at once (issue 14 point 1).
-    if (computers) body.computers = true;
-    const res = await postJson('/api/tables', body);
-    if (!res.ok) {
-      f.querySelector('.error').textContent = res.body?.message || t('error', { msg: res.status });
-      return;
-    }
-    store(res.body.table, res.body.seat, res.body.token);
-    history.pushState(null, '', `/t/${res.body.table}`);
-    route();
-  };
-  f.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    create(false);
-  });
-  f.querySelector('[data-testid=play-computers]').addEventListener('click', () => {
-    if (!f.name.reportValidity()) return;
-    create(true);
-  });
-  root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()), h('div', { class: 'screen narrow' }, f)));
-}
-
-async function postJson(url, body) {
-  try {
-    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    let b = null;
-    try { b = await r.json(); } catch { /* no body */ }
-    return { ok: r.ok, status: r.status, body: b };
-  } catch (e) {
-    return { ok: false, status: 0, body: { message: String(e) } };
-  }
-}
-
-// ---------------------------------------------------------------- join page
-
-async function loadJoin(table) {
-  app.page = 'join';
-  let info = null;
-  try {
-    const r = await fetch(`/api/tables/${encodeURIComponent(table)}`);
-    if (r.status === 404) {
-      showMessage(t('unknownTable'));
-      return;
-    }
-    info = await r.json();
-  } catch {
-    showMessage(t('unknownTable'));
-    return;
-  }
-  app.joinInfo = info;
-  renderJoin(info);
-  // A seat may be freed while this page is open (the host frees one mid-game): look
-  // again every few seconds and redraw when which seats are free changes.
-  clearInterval(app.joinTimer);
-  app.joinTimer = setInterval(async () => {
-    if (app.page !== 'join' || app.joinInfo?.table !== table) { clearInterval(app.joinTimer); return; }
-    try {
-      const r = await fetch(`/api/tables/${encodeURIComponent(table)}`);
-      if (!r.ok) return;
-      const next = await r.json();
-      const key = (i) => i.seats.map((x) => `${x.name}|${!!x.computer}`).join(',');
-      if (app.page === 'join' && key(next) !== key(app.joinInfo)) {
-        app.joinInfo = next;
-        renderJoin(next);
-      }
-    } catch { /* try again later */ }
-  }, 3000);
-}
-
-function renderJoin(info) {
-  const free = info.seats.map((s, i) => (s.name ? null : i)).filter((i) => i != null);
-  const typed = document.querySelector('[data-testid=join-name]')?.value;
-  const nameInput = h('input', { name: 'name', maxlength: 24, required: true, value: typed ?? (localStorage.getItem('jass:name') || ''), testid: 'join-name', autocomplete: 'nickname' });
-  const err = h('p', { class: 'error', testid: 'join-error' });
-  const seats = h('div', { class: 'join-seats' },
-    info.seats.map((s, i) => h('button', {
-      class: 'join-seat', 'data-seat': i, testid: `join-seat-${i}`, disabled: !!s.name, type: 'button',
-    }, h('strong', {}, `${t('seat')} ${i + 1}`), h('span', {}, s.name || t('free')), h('small', {}, `${t('team')} ${i % 2 === 0 ? 'A' : 'B'}`))));
-  seats.addEventListener('click', async (ev) => {
-    const b = ev.target.closest('button[data-seat]');
-    if (!b || b.disabled) return;
-    const name = nameInput.value.trim();
-    if (!name) { nameInput.focus(); nameInput.reportValidity(); return; }
-    localStorage.setItem('jass:name', name);
-    const res = await postJson(`/api/tables/${encodeURIComponent(info.table)}/seats`, { name, seat: Number(b.dataset.seat) });
-    if (!res.ok) {
-      err.textContent = res.body?.message || String(res.status);
-      loadJoin(info.table);
-      return;
-    }
-    store(res.body.table, res.body.seat, res.body.token);
-    route();
-  });
-  const watch = h('button', { type: 'button', testid: 'join-watch' }, t('watch'));
-  watch.addEventListener('click', () => openTable(info.table, null));
-  root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()),
-    h('div', { class: 'screen narrow' }, h('div', { class: 'panel join', testid: 'join' },
-      h('h2', {}, t('joinTitle')),
-      h('label', { class: 'field' }, h('span', {}, t('yourName')), nameInput),
-      free.length ? h('p', {}, t('freeSeats')) : h('p', { testid: 'table-full' }, t('tableFull')),
-      free.length && info.started ? h('p', { class: 'muted', testid: 'join-next-deal' }, t('joinNextDeal')) : null,
-      seats, err, watch))));
-}
+// ---------------------------------------------------------------- pages before a table
 
 function showMessage(text, button, action) {
   app.page = 'message';
   app.message = { text, button, action };
   render();
 }
+
+initPages({
+  root, env, store, route, openTable, showMessage,
+  page: () => app.page,
+  setPage: (p) => { app.page = p; },
+});
 
 // ---------------------------------------------------------------- the table
 

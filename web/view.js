@@ -693,11 +693,6 @@ export function shareQrPanel(url) {
 
 // ---------------------------------------------------------------- options form
 
-/** The options a form starts from where a preset says nothing (docs/rules.md R11). */
-export const OPTION_DEFAULTS = {
-  first_round: 'seven_of_hearts', end: 'bedanken', push_back: false, small_weis: false, auto_stoeck: false, schneider: false,
-};
-
 /** The target field; the start page shows it outside the folded options (issue 15 point 7). */
 export function targetField(o) {
   return field(t('target'), h('input', { type: 'number', name: 'target', min: 1, max: 100000, value: o.target, testid: 'opt-target', inputmode: 'numeric' }));

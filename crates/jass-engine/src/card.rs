@@ -6,16 +6,21 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A suit in R1 order. Swiss names are a display matter (R9); the engine never uses them.
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
+/// On the wire by its letter, as in a card's name.
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Serialize, Deserialize)]
 #[repr(u8)]
 pub enum Suit {
     /// `H`: hearts, Rosen in the Swiss decks.
+    #[serde(rename = "H")]
     Hearts = 0,
     /// `D`: diamonds.
+    #[serde(rename = "D")]
     Diamonds = 1,
     /// `C`: clubs.
+    #[serde(rename = "C")]
     Clubs = 2,
     /// `S`: spades.
+    #[serde(rename = "S")]
     Spades = 3,
 }
 
@@ -230,29 +235,6 @@ impl<'de> Deserialize<'de> for Card {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         s.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-impl Serialize for Suit {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(match self {
-            Self::Hearts => "H",
-            Self::Diamonds => "D",
-            Self::Clubs => "C",
-            Self::Spades => "S",
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Suit {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        let mut it = s.chars();
-        match (it.next(), it.next()) {
-            (Some(c), None) => Self::from_letter(c),
-            _ => None,
-        }
-        .ok_or_else(|| serde::de::Error::custom("suit must be one of \"H\", \"D\", \"C\", \"S\""))
     }
 }
 

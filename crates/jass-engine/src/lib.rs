@@ -119,7 +119,7 @@ pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, Op
 pub use record::{Player, RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};
 pub use round::{CompletedTrick, Phase};
 pub use score::{CountPos, CreditKind, EndReason, GameResult, LAST_TRICK_BONUS, MATCH_BONUS, RoundSummary};
-pub use seat::{Seat, Team};
+pub use seat::{NoSeat, NoTeam, Seat, Team};
 pub use short_list::ShortList;
 pub use trick::{PlayedCard, PlayedCards, Trick, legal_cards};
 pub use view::{Allowed, SeatView, TrickView, Viewer, WeisOutcome};

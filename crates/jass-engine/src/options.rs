@@ -86,10 +86,11 @@ pub enum Deck {
 }
 
 /// The four presets of R11; a preset only fills options.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
     /// 1 1 2 2 3 3 to 2500, French (default).
+    #[default]
     Swisslos,
     /// 1 2 1 2 3 4 to 2500, Swiss deck per seed 000.
     Manual,
@@ -98,6 +99,11 @@ pub enum Preset {
     /// All ×1, to 1000. Spelled `to_1000` as in R11 (snake_case alone would give `to1000`).
     #[serde(rename = "to_1000")]
     To1000,
+}
+
+impl Preset {
+    /// Every preset, the default first: the order a client offers them in.
+    pub const ALL: [Self; 4] = [Self::Swisslos, Self::Manual, Self::Pagat, Self::To1000];
 }
 
 /// Every rule option of a table. Unknown fields are refused so a typo never plays a
@@ -133,7 +139,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Self::preset(Preset::Swisslos)
+        Self::preset(Preset::default())
     }
 }
 

@@ -2,11 +2,12 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 /// A seat 0..=3 in playing order: seat s+1 sits at the right of seat s and plays
-/// after it; partners sit opposite (R1).
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash)]
+/// after it; partners sit opposite (R1). On the wire, its number.
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
 pub struct Seat(SeatNo);
 
 /// A seat number as an enum rather than a `u8`: the compiler then knows it is below
@@ -92,21 +93,29 @@ impl fmt::Display for Seat {
     }
 }
 
-impl Serialize for Seat {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u8(self.0 as u8)
+impl From<Seat> for u8 {
+    fn from(s: Seat) -> Self {
+        s.0 as Self
     }
 }
 
-impl<'de> Deserialize<'de> for Seat {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let n = u8::deserialize(d)?;
-        Self::new(n).ok_or_else(|| serde::de::Error::custom("seat must be 0, 1, 2 or 3"))
+/// A number that is no seat.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("seat must be 0, 1, 2 or 3, not {0}")]
+pub struct NoSeat(pub u8);
+
+impl TryFrom<u8> for Seat {
+    type Error = NoSeat;
+
+    fn try_from(n: u8) -> Result<Self, NoSeat> {
+        Self::new(n).ok_or(NoSeat(n))
     }
 }
 
-/// A partnership: team 0 = seats 0 and 2, team 1 = seats 1 and 3.
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
+/// A partnership: team 0 = seats 0 and 2, team 1 = seats 1 and 3. On the wire, its
+/// number.
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
 pub enum Team {
     /// Seats 0 and 2.
     Zero,
@@ -143,18 +152,25 @@ impl Team {
     }
 }
 
-impl Serialize for Team {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u8(*self as u8)
+impl From<Team> for u8 {
+    fn from(t: Team) -> Self {
+        t as Self
     }
 }
 
-impl<'de> Deserialize<'de> for Team {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match u8::deserialize(d)? {
+/// A number that is no team.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("team must be 0 or 1, not {0}")]
+pub struct NoTeam(pub u8);
+
+impl TryFrom<u8> for Team {
+    type Error = NoTeam;
+
+    fn try_from(n: u8) -> Result<Self, NoTeam> {
+        match n {
             0 => Ok(Self::Zero),
             1 => Ok(Self::One),
-            _ => Err(serde::de::Error::custom("team must be 0 or 1")),
+            _ => Err(NoTeam(n)),
         }
     }
 }

@@ -29,9 +29,7 @@ fn r8_preset_multipliers() {
 /// each team, under every contract and preset.
 #[test]
 fn r8_round_total_is_points_times_multiplier() {
-    for (pi, preset) in
-        [Preset::Swisslos, Preset::Manual, Preset::Pagat, Preset::To1000].into_iter().enumerate()
-    {
+    for (pi, preset) in Preset::ALL.into_iter().enumerate() {
         for (ki, k) in Contract::ALL.into_iter().enumerate() {
             let options = Options::preset(preset);
             let mut g = Game::new(options, seed_n((pi * 6 + ki) as u64)).unwrap();

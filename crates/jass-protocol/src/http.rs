@@ -88,6 +88,37 @@ pub struct Rounds {
     pub last_round_tricks: Vec<jass_engine::CompletedTrick>,
 }
 
+/// `GET /api/presets`: the presets of R11 with every option they fill, so a client
+/// offers them (and shows each option's default) without a copy of the engine's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Presets {
+    /// The preset a table gets when none is asked for.
+    pub default: Preset,
+    /// Every preset, the default first.
+    pub presets: Vec<PresetOptions>,
+}
+
+/// One preset and the whole set of options it gives.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresetOptions {
+    /// Its name, as `preset` in a create or `set_options` takes it.
+    pub name: Preset,
+    /// The options it gives, before any override.
+    pub options: Options,
+}
+
+impl Presets {
+    /// The engine's presets.
+    #[must_use]
+    pub fn all() -> Self {
+        let presets =
+            Preset::ALL.iter().map(|&name| PresetOptions { name, options: Options::preset(name) }).collect();
+        Self { default: Preset::default(), presets }
+    }
+}
+
 /// Error body of every non-2xx API answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -619,7 +619,7 @@ pub fn options_from(
     preset: Option<Preset>,
     overrides: Option<&serde_json::Map<String, serde_json::Value>>,
 ) -> Result<Options, OptionsFromError> {
-    let base = Options::preset(preset.unwrap_or(Preset::Swisslos));
+    let base = Options::preset(preset.unwrap_or_default());
     let mut value = serde_json::to_value(base)?;
     if let (Some(obj), Some(over)) = (value.as_object_mut(), overrides) {
         merge(obj, over);

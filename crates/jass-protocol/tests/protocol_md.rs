@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use jass_engine::{Card, CardSet, Options, Record, Seat, Seed, deal};
-use jass_protocol::http::{ApiError, CreateTable, JoinTable, Joined, Rounds, TableInfo};
+use jass_protocol::http::{ApiError, CreateTable, JoinTable, Joined, Presets, Rounds, TableInfo};
 use jass_protocol::{ClientMsg, ErrorCode, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ServerMsg};
 use rand::rngs::ChaCha20Rng;
 use rand::{Rng, SeedableRng};
@@ -93,6 +93,7 @@ fn kinds() -> Vec<(&'static str, Check)> {
         ("http::TableInfo", round_trip::<TableInfo>),
         ("http::ApiError", round_trip::<ApiError>),
         ("http::Rounds", round_trip::<Rounds>),
+        ("http::Presets", round_trip::<Presets>),
         ("jass_engine::Record", round_trip::<Record>),
         ("jass_engine::Options", round_trip::<Options>),
     ]
@@ -363,4 +364,16 @@ fn golden_vector_matches_the_engine() {
         assert_eq!(documented.get(k), Some(v), "protocol.md 6.2 golden vector, row {k:?}");
     }
     assert_eq!(documented.len(), rows.len(), "protocol.md 6.2 golden vector has extra rows");
+}
+
+/// The presets example is what the server serves, to the last option (issue 16 point 6).
+#[test]
+fn the_presets_example_is_the_engines_presets() {
+    let md = protocol_md();
+    let shown: Vec<Presets> = blocks(&md)
+        .into_iter()
+        .filter(|b| b.lang == "json")
+        .filter_map(|b| serde_json::from_str::<Presets>(&b.text).ok())
+        .collect();
+    assert_eq!(shown, vec![Presets::all()]);
 }

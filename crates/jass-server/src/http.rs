@@ -47,6 +47,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route_layer(axum::middleware::from_fn_with_state(Arc::clone(&app), limit_api))
         .route("/ws/{table}", get(socket))
         .route("/api/stats", get(stats))
+        .route("/api/presets", get(presets))
         .route("/healthz", get(|| async { "ok" }));
     router = router.route("/t/{table}", get(crate::web::table_page)).fallback(crate::web::file);
     router
@@ -123,7 +124,7 @@ async fn json_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, 
     let origin = headers.get(ORIGIN).map(|v| v.to_str().unwrap_or("\u{fffd}"));
     let host = headers.get(HOST).and_then(|v| v.to_str().ok());
     if !crate::origin::allowed(origin, host, &app.config.allowed_origins) {
-        bump(&app.stats.cross_site_refusals);
+        bump(&app.stats.counters.cross_site_refusals);
         return Err(ApiFailure::new(ErrorCode::BadOrigin, "this page's origin may not change tables"));
     }
     let json = headers
@@ -132,7 +133,7 @@ async fn json_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, 
         .and_then(|v| v.split(';').next())
         .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"));
     if !json {
-        bump(&app.stats.cross_site_refusals);
+        bump(&app.stats.counters.cross_site_refusals);
         let status = StatusCode::UNSUPPORTED_MEDIA_TYPE;
         return Err(ApiFailure::with_status(
             ErrorCode::BadMessage,
@@ -149,7 +150,7 @@ async fn json_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, 
             "the body is over 4096 bytes or broken",
         )),
         Err(_) => {
-            bump(&app.stats.http_timeouts);
+            bump(&app.stats.counters.http_timeouts);
             let status = StatusCode::REQUEST_TIMEOUT;
             Err(ApiFailure::with_status(ErrorCode::BadMessage, status, "the body did not arrive in time"))
         }
@@ -166,7 +167,7 @@ async fn limit_api(
     if app.per_ip.request(peer.ip()) {
         return next.run(req).await;
     }
-    bump(&app.stats.http_rate_limited);
+    bump(&app.stats.counters.http_rate_limited);
     let message = "too many requests from this address; slow down".to_owned();
     let body = axum::Json(ApiError { code: ErrorCode::RateLimited, message });
     (StatusCode::TOO_MANY_REQUESTS, [(RETRY_AFTER, "1")], body).into_response()
@@ -215,11 +216,11 @@ async fn create(
         return Err(busy("tables"));
     }
     let Some(held) = app.per_ip.hold_table(peer.ip()) else {
-        bump(&app.stats.table_rate_refusals);
+        bump(&app.stats.counters.table_rate_refusals);
         return Ok(too_many("tables held"));
     };
     if !app.per_ip.create_table(peer.ip()) {
-        bump(&app.stats.table_rate_refusals);
+        bump(&app.stats.counters.table_rate_refusals);
         return Ok(too_many("new tables"));
     }
     let guard = app.guards.guard().ok_or_else(|| busy("tables"))?;
@@ -234,7 +235,7 @@ async fn create(
     if req.timing.is_some() || req.computers {
         handle.setup(req.timing, req.computers).await?;
     }
-    bump(&app.stats.tables_created);
+    bump(&app.stats.counters.tables_created);
     tracing::info!(table = %id, "table created");
     Ok((StatusCode::CREATED, axum::Json(joined)).into_response())
 }
@@ -272,12 +273,12 @@ async fn socket(
     let origin = headers.get(ORIGIN).map(|v| v.to_str().unwrap_or("\u{fffd}"));
     let host = headers.get(HOST).and_then(|v| v.to_str().ok());
     if !crate::origin::allowed(origin, host, &app.config.allowed_origins) {
-        bump(&app.stats.origin_refusals);
+        bump(&app.stats.counters.origin_refusals);
         tracing::info!(origin = ?origin, "WebSocket refused for its origin");
         return ApiFailure::new(ErrorCode::BadOrigin, "this page's origin may not connect").into_response();
     }
     let Some(slot) = app.per_ip.connect(peer.ip()) else {
-        bump(&app.stats.per_ip_refusals);
+        bump(&app.stats.counters.per_ip_refusals);
         return too_many("connections");
     };
     let Ok(permit) = Arc::clone(&app.connections).try_acquire_owned() else {
@@ -294,9 +295,9 @@ async fn socket(
         .write_buffer_size(c.write_buffer_bytes)
         .max_write_buffer_size(c.max_write_buffer_bytes.max(c.write_buffer_bytes + c.max_message_bytes + 64))
         .on_upgrade(move |socket| async move {
-            bump(&app.stats.sockets_open);
+            bump(&app.stats.counters.sockets_open);
             crate::ws::serve(socket, &app, &table, handle, peer.ip()).await;
-            crate::stats::drop_one(&app.stats.sockets_open);
+            crate::stats::drop_one(&app.stats.counters.sockets_open);
             drop(slot);
             drop(permit);
             drop(guard);
@@ -336,6 +337,11 @@ async fn rounds(State(app): State<Arc<App>>, Path(table): Path<String>) -> Resul
 }
 
 /// `GET /api/stats`: the server's counters (protocol.md section 1).
+/// `GET /api/presets`: the same for every table and every run of this build.
+async fn presets() -> Response {
+    axum::Json(jass_protocol::http::Presets::all()).into_response()
+}
+
 async fn stats(State(app): State<Arc<App>>) -> Response {
     axum::Json(app.stats.snapshot(app.registry.len(), app.store.metrics())).into_response()
 }

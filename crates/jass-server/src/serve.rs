@@ -71,7 +71,7 @@ pub(crate) async fn serve(listener: TcpListener, router: Router, app: Arc<App>, 
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
         let Some(slot) = app.per_ip.http_connect(peer.ip()) else {
-            bump(&app.stats.http_connection_refusals);
+            bump(&app.stats.counters.http_connection_refusals);
             let _ = tcp.try_write(REFUSAL);
             continue;
         };
@@ -130,7 +130,7 @@ impl Conn {
         };
         if let Err(e) = served {
             if e.is_timeout() {
-                bump(&app.stats.http_timeouts);
+                bump(&app.stats.counters.http_timeouts);
             }
             tracing::debug!(error = %e, "HTTP connection ended");
         }

@@ -15,6 +15,24 @@ use serde::Serialize;
 pub(crate) struct Stats {
     /// When the server started, for `uptime_seconds`.
     started: Instant,
+    /// The plain counters, reported as they are.
+    pub(crate) counters: Counters,
+    /// Well-formed messages received, by type (slots of [`ClientMsg::TYPES`]).
+    messages_in: [AtomicU64; ClientMsg::TYPES.len()],
+    /// `error` frames sent, by code. A refusal is rare next to a frame, so a short
+    /// std mutex costs less than keeping one atomic per code in step with the enum.
+    rejected: Mutex<HashMap<ErrorCode, u64>>,
+    /// Tables recovery could not rebuild (issue 13 point 2): kept in the store, not
+    /// served. Filled once at start-up.
+    quarantined: Mutex<Vec<String>>,
+    /// The computer players' decisions; shared with their pool, which writes it.
+    pub(crate) computers: Arc<ComputerStats>,
+}
+
+/// The counters `/api/stats` reports as they are, each under its field's name (serde
+/// reads an atomic with a relaxed load).
+#[derive(Debug, Default, Serialize)]
+pub(crate) struct Counters {
     /// Gauge: upgraded WebSockets not yet finished.
     pub(crate) sockets_open: AtomicU64,
     /// Gauge: sockets attached to a seat.
@@ -23,13 +41,8 @@ pub(crate) struct Stats {
     pub(crate) spectators: AtomicU64,
     /// Tables created over HTTP.
     pub(crate) tables_created: AtomicU64,
-    /// Well-formed messages received, by type (slots of [`ClientMsg::TYPES`]).
-    messages_in: [AtomicU64; ClientMsg::TYPES.len()],
     /// Requests the table accepted (answered `ack`).
     pub(crate) actions_accepted: AtomicU64,
-    /// `error` frames sent, by code. A refusal is rare next to a frame, so a short
-    /// std mutex costs less than keeping one atomic per code in step with the enum.
-    rejected: Mutex<HashMap<ErrorCode, u64>>,
     /// Frames that were not a valid client message (`bad_message`).
     pub(crate) malformed: AtomicU64,
     /// Connections closed with 1008 for flooding.
@@ -43,9 +56,6 @@ pub(crate) struct Stats {
     pub(crate) table_rate_refusals: AtomicU64,
     /// Upgrades refused for their `Origin`.
     pub(crate) origin_refusals: AtomicU64,
-    /// Tables recovery could not rebuild (issue 13 point 2): kept in the store, not
-    /// served. Filled once at start-up.
-    quarantined: Mutex<Vec<String>>,
     /// TCP connections refused because the address had too many HTTP connections open.
     pub(crate) http_connection_refusals: AtomicU64,
     /// HTTP connections closed for a request head or body that did not arrive in time.
@@ -54,8 +64,6 @@ pub(crate) struct Stats {
     pub(crate) http_rate_limited: AtomicU64,
     /// State-changing requests refused for their `Content-Type` (415) or `Origin` (403).
     pub(crate) cross_site_refusals: AtomicU64,
-    /// The computer players' decisions; shared with their pool, which writes it.
-    pub(crate) computers: Arc<ComputerStats>,
 }
 
 /// Adds one to a counter.
@@ -77,24 +85,10 @@ impl Stats {
     pub(crate) fn new() -> Self {
         Self {
             started: Instant::now(),
-            sockets_open: AtomicU64::new(0),
-            seats_connected: AtomicU64::new(0),
-            spectators: AtomicU64::new(0),
-            tables_created: AtomicU64::new(0),
+            counters: Counters::default(),
             messages_in: std::array::from_fn(|_| AtomicU64::new(0)),
-            actions_accepted: AtomicU64::new(0),
             rejected: Mutex::new(HashMap::new()),
-            malformed: AtomicU64::new(0),
-            rate_limited_closes: AtomicU64::new(0),
-            slow_send_closes: AtomicU64::new(0),
-            per_ip_refusals: AtomicU64::new(0),
-            table_rate_refusals: AtomicU64::new(0),
-            origin_refusals: AtomicU64::new(0),
             quarantined: Mutex::new(Vec::new()),
-            http_connection_refusals: AtomicU64::new(0),
-            http_timeouts: AtomicU64::new(0),
-            http_rate_limited: AtomicU64::new(0),
-            cross_site_refusals: AtomicU64::new(0),
             computers: Arc::new(ComputerStats::default()),
         }
     }
@@ -119,7 +113,7 @@ impl Stats {
 
     /// The JSON answer of `GET /api/stats`; `tables` comes from the registry, `store`
     /// from the store (`None` without a disk).
-    pub(crate) fn snapshot(&self, tables: usize, store: Option<jass_store::Metrics>) -> Snapshot {
+    pub(crate) fn snapshot(&self, tables: usize, store: Option<jass_store::Metrics>) -> Snapshot<'_> {
         let messages_in = ClientMsg::TYPES
             .iter()
             .zip(&self.messages_in)
@@ -136,24 +130,10 @@ impl Stats {
         Snapshot {
             uptime_seconds: self.started.elapsed().as_secs(),
             tables,
-            sockets_open: get(&self.sockets_open),
-            seats_connected: get(&self.seats_connected),
-            spectators: get(&self.spectators),
-            tables_created: get(&self.tables_created),
+            counters: &self.counters,
             messages_in,
-            actions_accepted: get(&self.actions_accepted),
             rejected,
-            malformed: get(&self.malformed),
-            rate_limited_closes: get(&self.rate_limited_closes),
-            slow_send_closes: get(&self.slow_send_closes),
-            per_ip_refusals: get(&self.per_ip_refusals),
-            table_rate_refusals: get(&self.table_rate_refusals),
-            origin_refusals: get(&self.origin_refusals),
             quarantined: self.quarantined.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
-            http_connection_refusals: get(&self.http_connection_refusals),
-            http_timeouts: get(&self.http_timeouts),
-            http_rate_limited: get(&self.http_rate_limited),
-            cross_site_refusals: get(&self.cross_site_refusals),
             computers: self.computers.snapshot(),
             store,
         }
@@ -162,28 +142,15 @@ impl Stats {
 
 /// The body of `GET /api/stats` (protocol.md section 1 lists the fields).
 #[derive(Debug, Serialize)]
-pub(crate) struct Snapshot {
+pub(crate) struct Snapshot<'a> {
     uptime_seconds: u64,
     tables: usize,
-    sockets_open: u64,
-    seats_connected: u64,
-    spectators: u64,
-    tables_created: u64,
+    #[serde(flatten)]
+    counters: &'a Counters,
     messages_in: BTreeMap<String, u64>,
-    actions_accepted: u64,
     rejected: BTreeMap<String, u64>,
-    malformed: u64,
-    rate_limited_closes: u64,
-    slow_send_closes: u64,
-    per_ip_refusals: u64,
-    table_rate_refusals: u64,
-    origin_refusals: u64,
     quarantined: Vec<String>,
-    http_connection_refusals: u64,
-    http_timeouts: u64,
-    http_rate_limited: u64,
-    cross_site_refusals: u64,
-    computers: ComputersSnapshot,
+    computers: ComputersSnapshot<'a>,
     store: Option<jass_store::Metrics>,
 }
 
@@ -193,6 +160,17 @@ pub(crate) struct Snapshot {
 /// socket task.
 #[derive(Debug)]
 pub(crate) struct ComputerStats {
+    /// The counts, reported as they are.
+    counts: ComputerCounts,
+    /// Microseconds from asking to the answer (queue and thinking, without the
+    /// deliberate think pause), and CPU microseconds of the deciding thread.
+    /// (`None` only if the histograms could not be made.)
+    times: Mutex<Option<DecisionTimes>>,
+}
+
+/// The counts of [`ComputerStats`], each under its field's name in `/api/stats`.
+#[derive(Debug, Default, Serialize)]
+struct ComputerCounts {
     /// Threads deciding at once.
     threads: AtomicU64,
     /// Decisions made.
@@ -204,10 +182,6 @@ pub(crate) struct ComputerStats {
     /// Asks that found nothing to do (e.g. Stöck it may announce later); not in the
     /// decisions or their times.
     idle: AtomicU64,
-    /// Microseconds from asking to the answer (queue and thinking, without the
-    /// deliberate think pause), and CPU microseconds of the deciding thread.
-    /// (`None` only if the histograms could not be made.)
-    times: Mutex<Option<DecisionTimes>>,
 }
 
 /// The two histograms of [`ComputerStats`].
@@ -222,26 +196,19 @@ impl Default for ComputerStats {
         // Two significant digits from 1 µs to an hour (longer counts as an hour).
         let histogram = || hdrhistogram::Histogram::new_with_bounds(1, 3_600_000_000, 2);
         let times = histogram().and_then(|wall| Ok(DecisionTimes { cpu: histogram()?, wall })).ok();
-        Self {
-            threads: AtomicU64::new(0),
-            decisions: AtomicU64::new(0),
-            cut: AtomicU64::new(0),
-            failed: AtomicU64::new(0),
-            idle: AtomicU64::new(0),
-            times: Mutex::new(times),
-        }
+        Self { counts: ComputerCounts::default(), times: Mutex::new(times) }
     }
 }
 
 impl ComputerStats {
     /// Records how many threads decide.
     pub(crate) fn set_threads(&self, n: usize) {
-        self.threads.store(u64::try_from(n).unwrap_or(u64::MAX), Ordering::Relaxed);
+        self.counts.threads.store(u64::try_from(n).unwrap_or(u64::MAX), Ordering::Relaxed);
     }
 
     /// Counts a decision that never came back.
     pub(crate) fn failed(&self) {
-        bump(&self.failed);
+        bump(&self.counts.failed);
     }
 
     /// Counts a decision: its wall time since it was asked for, its thread's CPU time
@@ -249,12 +216,12 @@ impl ComputerStats {
     /// nothing to do (`acted` false) only as such.
     pub(crate) fn decided(&self, wall: Duration, cpu: Option<Duration>, cut: bool, acted: bool) {
         if !acted {
-            bump(&self.idle);
+            bump(&self.counts.idle);
             return;
         }
-        bump(&self.decisions);
+        bump(&self.counts.decisions);
         if cut {
-            bump(&self.cut);
+            bump(&self.counts.cut);
         }
         let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX).max(1);
         let mut times = self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -267,14 +234,10 @@ impl ComputerStats {
     }
 
     /// The `computers` object of `/api/stats`.
-    pub(crate) fn snapshot(&self) -> ComputersSnapshot {
+    pub(crate) fn snapshot(&self) -> ComputersSnapshot<'_> {
         let times = self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         ComputersSnapshot {
-            threads: get(&self.threads),
-            decisions: get(&self.decisions),
-            cut: get(&self.cut),
-            failed: get(&self.failed),
-            idle: get(&self.idle),
+            counts: &self.counts,
             wall_ms: times.as_ref().map(|t| Percentiles::of(&t.wall)),
             cpu_ms: times.as_ref().map(|t| Percentiles::of(&t.cpu)),
         }
@@ -283,17 +246,9 @@ impl ComputerStats {
 
 /// The `computers` object of `/api/stats`: totals since the server started.
 #[derive(Debug, Serialize)]
-pub(crate) struct ComputersSnapshot {
-    /// Threads deciding at once.
-    pub(crate) threads: u64,
-    /// Decisions made.
-    pub(crate) decisions: u64,
-    /// Of those, cut down by load (a smaller budget).
-    pub(crate) cut: u64,
-    /// Decisions that failed.
-    pub(crate) failed: u64,
-    /// Asks that found nothing to do.
-    pub(crate) idle: u64,
+pub(crate) struct ComputersSnapshot<'a> {
+    #[serde(flatten)]
+    counts: &'a ComputerCounts,
     /// Time from asking to the answer, without the think pause.
     wall_ms: Option<Percentiles>,
     /// CPU time of the deciding thread.

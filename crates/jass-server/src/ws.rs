@@ -135,12 +135,16 @@ impl Conn {
         }
         info!(spectator = attached.seat.is_none(), "attached");
         let stats = &self.app.stats;
-        let gauge = if attached.seat.is_some() { &stats.seats_connected } else { &stats.spectators };
+        let gauge = if attached.seat.is_some() {
+            &stats.counters.seats_connected
+        } else {
+            &stats.counters.spectators
+        };
         bump(gauge);
         let seated = attached.seat.is_some();
         let end = self.attached(&table, attached, hello_id, &mut shutdown).await;
         let stats = &self.app.stats;
-        drop_one(if seated { &stats.seats_connected } else { &stats.spectators });
+        drop_one(if seated { &stats.counters.seats_connected } else { &stats.counters.spectators });
         table.detach(self.id).await;
         if let Some(k) = end {
             Box::pin(self.close(k)).await;
@@ -298,7 +302,7 @@ impl Conn {
                 }
                 match result {
                     Ok(()) => {
-                        bump(&self.app.stats.actions_accepted);
+                        bump(&self.app.stats.counters.actions_accepted);
                         self.send_msg(&ServerMsg::Ack { id }).await
                     }
                     Err(r) => self.refusal(id, r).await,
@@ -331,7 +335,7 @@ impl Conn {
             let id = text.as_ref().and_then(|t| t.as_deref()).and_then(request_id);
             let sent = self.error(id, ErrorCode::RateLimited, "too many messages; slow down").await;
             if verdict == Verdict::Flood {
-                bump(&self.app.stats.rate_limited_closes);
+                bump(&self.app.stats.counters.rate_limited_closes);
                 return Step::Close(Kick { code: close::RATE_LIMITED, reason: "rate limit exceeded" });
             }
             return if sent.is_ok() { Step::Continue } else { Step::Gone };
@@ -355,7 +359,7 @@ impl Conn {
     /// Counts a strike and answers `bad_message`, or closes with 4009.
     async fn malformed(&mut self, id: Option<u64>, why: String) -> Step {
         self.strikes += 1;
-        bump(&self.app.stats.malformed);
+        bump(&self.app.stats.counters.malformed);
         debug!(strikes = self.strikes, %why, "malformed message");
         if self.error(id, ErrorCode::BadMessage, why).await.is_err() {
             return Step::Gone;
@@ -386,13 +390,13 @@ impl Conn {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {
                 if is_write_buffer_full(&e) {
-                    bump(&self.app.stats.slow_send_closes);
+                    bump(&self.app.stats.counters.slow_send_closes);
                 }
                 Err(Gone)
             }
             Err(_) => {
                 debug!("peer is not reading, dropping it");
-                bump(&self.app.stats.slow_send_closes);
+                bump(&self.app.stats.counters.slow_send_closes);
                 Err(Gone)
             }
         }
