@@ -3,8 +3,8 @@
 //!
 //! A bot needs only `POST /api/tables`, `POST /api/tables/{table}/seats` and
 //! `GET /api/tables/{table}` (the load bench also `GET /api/stats`), always to a
-//! server it was pointed at, without TLS; a
-//! hand-written request keeps the dependency tree (and the load bench's memory) small.
+//! server it was pointed at, without TLS; a written-out request with `httparse`
+//! reading the answer keeps the dependency tree (and the load bench's memory) small.
 //! Each call opens its own connection with `Connection: close`.
 
 use std::time::Duration;
@@ -145,33 +145,29 @@ impl Server {
 }
 
 /// Splits an HTTP/1.1 response into status and body (Content-Length, chunked, or
-/// until close).
+/// until close); httparse reads the head and the chunk sizes.
 fn parse_response(raw: &[u8]) -> Result<(u16, Vec<u8>), BotError> {
     let bad = |why: &str| BotError::Protocol(format!("malformed HTTP response: {why}"));
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(|| bad("no header end"))?;
-    let head = std::str::from_utf8(&raw[..split]).map_err(|_| bad("header not UTF-8"))?;
-    let body = &raw[split + 4..];
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| bad("no status"))?;
-    let mut length = None;
-    let mut chunked = false;
-    for line in lines {
-        let Some((name, value)) = line.split_once(':') else { continue };
-        let value = value.trim();
-        if name.eq_ignore_ascii_case("content-length") {
-            length = value.parse::<usize>().ok();
-        } else if name.eq_ignore_ascii_case("transfer-encoding") {
-            chunked = value.eq_ignore_ascii_case("chunked");
-        }
-    }
-    if chunked {
+    let mut headers = [httparse::EMPTY_HEADER; 32];
+    let mut response = httparse::Response::new(&mut headers);
+    let split = match response.parse(raw) {
+        Ok(httparse::Status::Complete(n)) => n,
+        Ok(httparse::Status::Partial) => return Err(bad("no header end")),
+        Err(e) => return Err(bad(&e.to_string())),
+    };
+    let status = response.code.ok_or_else(|| bad("no status"))?;
+    let body = &raw[split..];
+    let header = |name: &str| {
+        response
+            .headers
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(name))
+            .map(|h| String::from_utf8_lossy(h.value))
+    };
+    if header("transfer-encoding").is_some_and(|v| v.trim().eq_ignore_ascii_case("chunked")) {
         return Ok((status, dechunk(body).ok_or_else(|| bad("bad chunked body"))?));
     }
-    match length {
+    match header("content-length").and_then(|v| v.trim().parse::<usize>().ok()) {
         Some(n) => {
             Ok((status, body.get(..n).ok_or_else(|| bad("body shorter than Content-Length"))?.to_vec()))
         }
@@ -182,15 +178,16 @@ fn parse_response(raw: &[u8]) -> Result<(u16, Vec<u8>), BotError> {
 fn dechunk(mut body: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     loop {
-        let eol = body.windows(2).position(|w| w == b"\r\n")?;
-        let size_text = std::str::from_utf8(&body[..eol]).ok()?;
-        let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
-        body = &body[eol + 2..];
+        let httparse::Status::Complete((start, size)) = httparse::parse_chunk_size(body).ok()? else {
+            return None;
+        };
+        body = body.get(start..)?;
         if size == 0 {
             return Some(out);
         }
+        let size = usize::try_from(size).ok()?;
         out.extend_from_slice(body.get(..size)?);
-        body = body.get(size + 2..)?;
+        body = body.get(size..)?.strip_prefix(b"\r\n")?;
     }
 }
 
@@ -222,5 +219,8 @@ mod tests {
         let r = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
         assert_eq!(parse_response(r).ok(), Some((200, b"abcde".to_vec())));
         assert!(parse_response(b"HTTP/1.1 200 OK\r\n").is_err());
+        let r = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabc\r\n0\r\n\r\n";
+        assert!(parse_response(r).is_err(), "a chunk shorter than its size");
+        assert!(parse_response(b"HTTP/1.1 2x0 OK\r\n\r\n").is_err(), "a bad status");
     }
 }
