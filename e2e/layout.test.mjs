@@ -40,8 +40,10 @@ async function open(size, { lang = 'en', deck = 'french', motion = false } = {})
     localStorage.setItem('jass:lang', l);
     localStorage.setItem('jass:cards', d);
   }, [lang, deck]);
-  // The canned summary's tricks (the client asks the server for them).
+  // The canned summary's tricks (the client asks the server for them); the start page,
+  // passed on the way to a canned table, asks for the presets.
   await serveRounds(ctx, ROUND_TRICKS);
+  await ctx.route('**/api/presets', (r) => r.fulfill({ json: { default: 'swisslos', presets: [] } }));
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -269,6 +271,8 @@ for (const [label, size] of SIZES) {
     assert.equal(await page.locator('[data-testid^=trick-card-]').count(), 4);
     assert.match(await page.textContent(tid('trick-winner')), /Bartholomew takes it \(37\)/);
     assert.equal(await page.locator(tid('round-summary')).count(), 0, 'summary before the ninth trick');
+    assert.equal(await page.locator('[data-testid=hand] .card').count(), 0, 'the next hand is dealt after the ninth trick');
+    assert.match(await page.textContent(tid('round')), /2/, 'the bar is the finished round\'s');
     assert.deepEqual(await overlaps(page), []);
     await page.waitForSelector(tid('round-summary'), { timeout: 4000 });
     assert.ok(Date.now() - t0 >= 1000, 'the ninth trick got the same pause as the others');

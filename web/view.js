@@ -122,8 +122,9 @@ function speakerIcon(on) {
   return svg;
 }
 
-function topBar(view, env) {
-  const g = view?.game;
+function topBar(view, env, ui) {
+  // While the finished round's ninth trick shows, the bar is still that round's.
+  const g = ui?.pause && ui?.ninth && view?.game?.last_round ? view.game.last_round : view?.game;
   const info = [];
   if (g) {
     info.push(h('span', { class: 'round', testid: 'round' }, t('round', { n: g.round + 1 })));
@@ -524,8 +525,11 @@ export function renderGame(view, env, ui) {
   const legal = new Set(a.cards);
   // Issue 15 point 6: eight or nine playable cards do not fit a phone's width at 44 px a strip: two rows.
   const rows2 = g.phase === 'playing' && g.hand.length > 7;
-  const hand = h('section', { class: `hand${rows2 ? ' rows2' : ''}${ui.dealt ? ' dealt' : ''}`, testid: 'hand', style: `--n: ${Math.max(g.hand.length, 2)}` },
-    sortHand(g.hand, g.contract).map((c, i) => h('button', {
+  // While the ninth trick shows, the hands are empty as at the table: the next deal
+  // fans in after it.
+  const held = ninthShown ? [] : g.hand;
+  const hand = h('section', { class: `hand${rows2 ? ' rows2' : ''}${ui.dealt ? ' dealt' : ''}`, testid: 'hand', style: `--n: ${Math.max(held.length, 2)}` },
+    sortHand(held, g.contract).map((c, i) => h('button', {
       class: `card ${legal.has(c) ? 'legal' : legal.size ? 'illegal' : 'idle'}`,
       action: 'play', 'data-card': c, testid: `card-${c}`,
       disabled: !legal.has(c),
@@ -836,7 +840,7 @@ export function renderApp(view, env, ui) {
     body.setAttribute('aria-busy', 'true');
   }
   return h('div', { class: 'app-root' },
-    topBar(view, env),
+    topBar(view, env, ui),
     connBanner(env.status),
     ui.notice ? h('div', { class: `notice ${ui.noticeKind || 'error'}`, testid: 'notice', role: 'status' }, ui.notice) : null,
     body);
