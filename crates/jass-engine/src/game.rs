@@ -467,9 +467,9 @@ impl Game {
             to_act: self.to_act(),
             stoeck: self.stoeck_announced_by(),
             totals: self.totals(),
-            last_round: self.last_round,
+            last_round: &self.last_round,
             rounds_played: self.history.len() as u32,
-            result: self.result,
+            result: &self.result,
         };
         // Only while the next round has no card down (its contract is being chosen, the
         // moment clients show the ninth trick and the summary), or after the last

@@ -283,6 +283,7 @@ impl Round {
 
     /// `seat` plays `card`, declaring `weis` and announcing Stöck if `stoeck` (R5–R7);
     /// a fourth card completes the trick.
+    #[inline]
     pub(crate) fn play(
         &mut self,
         options: &Options,

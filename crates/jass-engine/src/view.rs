@@ -186,15 +186,16 @@ impl WeisViews {
 }
 
 /// What the game adds to its round for a view: facts every viewer may know.
+/// The larger parts are borrowed, so that they are copied once, into the view.
 #[derive(Copy, Clone)]
-pub(crate) struct Table {
+pub(crate) struct Table<'a> {
     pub(crate) phase: Phase,
     pub(crate) to_act: Option<Seat>,
     pub(crate) stoeck: Option<Seat>,
     pub(crate) totals: [u32; 2],
-    pub(crate) last_round: Option<RoundSummary>,
+    pub(crate) last_round: &'a Option<RoundSummary>,
     pub(crate) rounds_played: u32,
-    pub(crate) result: Option<GameResult>,
+    pub(crate) result: &'a Option<GameResult>,
 }
 
 /// The view of `viewer` (allow-list projection) of `round` in a game with the public
@@ -205,7 +206,7 @@ pub(crate) fn project(
     viewer: Viewer,
     round: &Round,
     weis: &WeisViews,
-    table: Table,
+    table: Table<'_>,
     last_round_trick: Option<CompletedTrick>,
     allowed: impl FnOnce(Seat) -> Allowed,
 ) -> SeatView {
@@ -239,10 +240,10 @@ pub(crate) fn project(
         round_points: r.card_points,
         totals: table.totals,
         commitment: r.commitment,
-        last_round: table.last_round,
+        last_round: *table.last_round,
         last_round_trick,
         rounds_played: table.rounds_played,
-        result: table.result,
+        result: *table.result,
         allowed,
     }
 }
