@@ -126,9 +126,9 @@ impl Constraints {
             let next = (t + 1) * counts.layer + at;
             let mut pick = rng.random_range(0..counts.ways(t * counts.layer + at)?);
             let mut place = 4;
-            for s in 0..4 {
-                if places & (1 << s) != 0 && room[s] > 0 {
-                    let w = counts.ways.get(next - counts.stride[s]).copied().unwrap_or(0);
+            for (s, (&r, &stride)) in room.iter().zip(&counts.stride).enumerate() {
+                if places & (1 << s) != 0 && r > 0 {
+                    let w = counts.ways.get(next - stride).copied().unwrap_or(0);
                     if pick < w {
                         place = s;
                         break;
@@ -220,6 +220,9 @@ impl Counts {
         self.ways.get(i).copied().filter(|&w| w > 0)
     }
 }
+
+#[cfg(test)]
+mod deal_tests;
 
 #[cfg(test)]
 mod tests {
