@@ -9,16 +9,11 @@ use crate::memory::{Memory, minus};
 /// What the sampler needs: the seat, its hand, how many cards each seat still holds,
 /// and the memory's constraints.
 pub(crate) struct Constraints {
-    /// The cards no other seat can be shown to hold or to have played: to be dealt.
-    unseen: CardSet,
-    /// Per seat: cards left to fill (0 for the viewer).
-    need: [u32; 4],
     /// Per seat: cards it must hold.
     must: [CardSet; 4],
-    /// Per seat: cards it cannot hold.
-    cannot: [CardSet; 4],
-    /// Unseen cards that were played while this seat was not watching: dealt to no one.
-    missed: u32,
+    /// How many ways the free cards can be dealt (the unseen cards that were played
+    /// while this seat was not watching are dealt to no one).
+    counts: Counts,
     me: Seat,
     hand: CardSet,
     /// Per seat: the cards it played and the points of its unrevealed Weis, when it
@@ -30,7 +25,8 @@ pub(crate) struct Constraints {
 impl Constraints {
     /// `strict`: use the memory's constraints; otherwise only the card counts.
     /// `None` when the view and memory do not add up (a view of another round, a
-    /// corrupted memory): the caller then samples without constraints.
+    /// corrupted memory, constraints no deal meets): the caller then samples without
+    /// constraints.
     pub(crate) fn new(
         me: Seat,
         hand: CardSet,
@@ -43,7 +39,7 @@ impl Constraints {
         let mut need = hand_counts.map(u32::from);
         need[me.index()] = 0;
         let total: u32 = need.iter().sum();
-        let missed = unseen.len().checked_sub(total)?;
+        unseen.len().checked_sub(total)?;
         let mut must = [CardSet::EMPTY; 4];
         let mut cannot = [CardSet::EMPTY; 4];
         if strict {
@@ -67,7 +63,18 @@ impl Constraints {
             let complete = played.len() + need[i] == 9;
             (strict && complete && i != me.index() && !points.is_empty()).then(|| (played, points.clone()))
         });
-        Some(Self { unseen, need, must, cannot, missed, me, hand, weis_check, small_weis })
+        let fixed = must.iter().fold(CardSet::EMPTY, |a, &m| a | m);
+        let free = minus(unseen, fixed)
+            .iter()
+            .map(|c| {
+                let places = Seat::ALL.iter().filter(|s| **s != me && !cannot[s.index()].contains(c));
+                (c, places.fold(0u8, |a, s| a | 1 << s.index()))
+            })
+            .collect();
+        let room = Seat::ALL.map(|s| (need[s.index()] - must[s.index()].len()) as usize);
+        let counts = Counts::new(free, room);
+        counts.ways(counts.start)?;
+        Some(Self { must, me, hand, weis_check, small_weis, counts })
     }
 
     /// One deal: the four hands (the viewer's own as it is), or `None` after too many
@@ -104,62 +111,118 @@ impl Constraints {
         })
     }
 
-    /// One deal under the card constraints (without the Weis points).
+    /// One deal under the card constraints (without the Weis points), uniform over
+    /// all such deals: each free card in turn goes to a place with probability
+    /// proportional to the number of ways to deal the rest after it ([`Counts`]).
+    /// A greedy fill (most constrained card first, weighted by room) was biased as
+    /// soon as voids overlapped (issue 17 point 2).
     fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<[CardSet; 4]> {
-        'attempt: for _ in 0..32 {
-            let mut hands = self.must;
-            hands[self.me.index()] = self.hand;
-            let mut room = [0u32; 5];
-            for s in Seat::ALL {
-                if s != self.me {
-                    room[s.index()] = self.need[s.index()] - self.must[s.index()].len();
-                }
-            }
-            room[4] = self.missed;
-            let fixed = self.must.iter().fold(CardSet::EMPTY, |a, &m| a | m);
-            let mut rest: Vec<_> = minus(self.unseen, fixed).iter().collect();
-            // Most constrained cards first, ties in random order.
-            let places = |c: jass_engine::Card| {
-                Seat::ALL.iter().filter(|s| **s != self.me && !self.cannot[s.index()].contains(c)).count()
-            };
-            for i in (1..rest.len()).rev() {
-                let j = rng.random_range(0..=i);
-                rest.swap(i, j);
-            }
-            rest.sort_by_key(|&c| places(c));
-            for c in rest {
-                // Weight each place by its room left: with no constraints this is a
-                // uniform deal.
-                let mut weights = [0u32; 5];
-                for s in Seat::ALL {
-                    if s != self.me && !self.cannot[s.index()].contains(c) {
-                        weights[s.index()] = room[s.index()];
-                    }
-                }
-                weights[4] = room[4];
-                let sum: u32 = weights.iter().sum();
-                if sum == 0 {
-                    continue 'attempt;
-                }
-                let mut pick = rng.random_range(0..sum);
-                let mut place = 4;
-                for (k, w) in weights.iter().enumerate() {
-                    if pick < *w {
-                        place = k;
+        let mut hands = self.must;
+        hands[self.me.index()] = self.hand;
+        let counts = &self.counts;
+        let mut room = counts.room;
+        let mut at = counts.start;
+        for (t, &(card, places)) in counts.cards.iter().enumerate() {
+            let next = (t + 1) * counts.layer + at;
+            let mut pick = rng.random_range(0..counts.ways(t * counts.layer + at)?);
+            let mut place = 4;
+            for (s, (&r, &stride)) in room.iter().zip(&counts.stride).enumerate() {
+                if places & (1 << s) != 0 && r > 0 {
+                    let w = counts.ways.get(next - stride).copied().unwrap_or(0);
+                    if pick < w {
+                        place = s;
                         break;
                     }
                     pick -= w;
                 }
-                room[place] -= 1;
-                if let Some(h) = hands.get_mut(place) {
-                    *h = h.with(c);
-                }
             }
-            return Some(hands);
+            // Otherwise (place 4) the card went to no one: played unseen.
+            if let (Some(h), Some(r)) = (hands.get_mut(place), room.get_mut(place)) {
+                *h = h.with(card);
+                *r -= 1;
+                at -= counts.stride[place];
+            }
         }
-        None
+        Some(hands)
     }
 }
+
+/// The number of ways to deal the free cards: `ways[t][r]` counts the deals of
+/// cards `t..` with `r` = the room left per seat (the cards dealt to no one take the
+/// rest). Built once per decision (at most 28 × 1,000 entries), it makes every draw
+/// exact and free of dead ends.
+struct Counts {
+    /// The free cards (not known to be in a hand) and the seats (bits) that may hold each.
+    cards: Vec<(jass_engine::Card, u8)>,
+    /// Per seat: its stride in a layer.
+    stride: [usize; 4],
+    /// Per seat: its room at the start.
+    room: [usize; 4],
+    /// Entries per card.
+    layer: usize,
+    /// The start: every seat's full room.
+    start: usize,
+    ways: Vec<u64>,
+}
+
+impl Counts {
+    fn new(cards: Vec<(jass_engine::Card, u8)>, room: [usize; 4]) -> Self {
+        let mut stride = [0; 4];
+        let mut layer = 1;
+        for s in 0..4 {
+            stride[s] = layer;
+            layer *= room[s] + 1;
+        }
+        let start = (0..4).map(|s| room[s] * stride[s]).sum();
+        let n = cards.len();
+        let missed = n.saturating_sub(room.iter().sum());
+        let mut ways = vec![0u64; (n + 1) * layer];
+        if let Some(w) = ways.get_mut(n * layer) {
+            *w = 1;
+        }
+        for (t, &(_, places)) in cards.iter().enumerate().rev() {
+            let left = n - t;
+            let (here, below) = ways.split_at_mut((t + 1) * layer);
+            let here = here.get_mut(t * layer..).unwrap_or_default();
+            // The room per seat at entry `at`, counted up as `at` is.
+            let mut r = [0usize; 4];
+            let mut total = 0;
+            for (at, w) in here.iter_mut().enumerate() {
+                if at > 0 {
+                    for s in 0..4 {
+                        if r[s] < room[s] {
+                            r[s] += 1;
+                            total += 1;
+                            break;
+                        }
+                        total -= r[s];
+                        r[s] = 0;
+                    }
+                }
+                // Reachable only with the unseen-played cards' share between 0 and `missed`.
+                if total > left || total + missed < left {
+                    continue;
+                }
+                let mut sum = if total < left { below.get(at).copied().unwrap_or(0) } else { 0 };
+                for s in 0..4 {
+                    if places & (1 << s) != 0 && r[s] > 0 {
+                        sum += below.get(at - stride[s]).copied().unwrap_or(0);
+                    }
+                }
+                *w = sum;
+            }
+        }
+        Self { cards, stride, room, layer, start, ways }
+    }
+
+    /// The deals from entry `i`, `None` when there is none.
+    fn ways(&self, i: usize) -> Option<u64> {
+        self.ways.get(i).copied().filter(|&w| w > 0)
+    }
+}
+
+#[cfg(test)]
+mod deal_tests;
 
 #[cfg(test)]
 mod tests {
