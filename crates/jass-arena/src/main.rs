@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use jass_arena::{Kind, Match, Summary, play_match};
+use jass_engine::Contract;
 
 /// A duplicate match between two card players, card points only (157 a round).
 #[derive(Parser, Debug)]
@@ -109,5 +110,19 @@ fn main() -> ExitCode {
         m.threads,
         wall.as_secs_f64()
     );
+    // The contract mix: the chooser is common, but which contracts it picks decides how
+    // much card play can matter (no-trump contracts punish random play most).
+    let mut mix = [0u32; 6];
+    for r in &results {
+        if let Some(n) = mix.get_mut(r.runs[0].contract.index()) {
+            *n += 1;
+        }
+    }
+    let mix: Vec<String> = Contract::ALL
+        .iter()
+        .zip(mix)
+        .map(|(k, n)| format!("{k} {:.1} %", 100.0 * f64::from(n) / results.len().max(1) as f64))
+        .collect();
+    println!("contracts: {}", mix.join(", "));
     ExitCode::SUCCESS
 }
