@@ -25,6 +25,22 @@
 //! cargo run --release -p jass-arena -- --a computer --b rules --deals 1000 --seed 17 --threads 2
 //! ```
 //!
+//! Pilot figures (seed 17, release build, 2 threads on a shared 2-core machine,
+//! computer and chooser at 2,000 playouts; ms/card is wall time per card, inflated
+//! when the cores are shared: 0.69 ms for the computer with `--threads 1`):
+//!
+//! | A | B | deals | mean D | 95 % CI | share A | sd(D) | ms/card A |
+//! |---|---|---:|---:|---|---:|---:|---:|
+//! | random | random | 2000 | +0.1 | −1.2 .. +1.4 | 50.0 % | 29.3 | 0.000 |
+//! | rules | random | 2000 | +37.8 | +36.5 .. +39.1 | 62.0 % | 29.4 | 0.000 |
+//! | computer | random | 2000 | +55.8 | +54.6 .. +57.0 | 67.8 % | 27.6 | 1.3 |
+//! | computer | rules | 1000 | +14.5 | +13.0 .. +16.0 | 54.6 % | 24.2 | 1.3 |
+//!
+//! The contract mix matters: with every multiplier 1 the chooser takes a trump suit
+//! about 74 % of the time; told the default multipliers (no-trump ×3) it takes obenabe
+//! or undenufe 58 % of the time, and computer vs random rises to +60.9 (500 deals),
+//! next to the +62.5 of `jass-ai`'s `strength` example under full rules.
+//!
 //! Players: `random` (a uniformly random legal card), `rules` ([`Rules`], a simple
 //! rule-based player), `computer` (`jass_ai::Computer` at `--playouts` per decision,
 //! without a time budget so that it reproduces).

@@ -99,3 +99,32 @@ fn rules_beat_random() {
     let s = Summary::of(&ds).unwrap();
     assert!(s.ci.0 > 15.0, "{s:?}");
 }
+
+/// The command prints its result line and a ladder row, and refuses an unknown player
+/// with a clear message.
+#[test]
+fn command_prints_a_result_line_and_a_ladder_row() {
+    let bin = env!("CARGO_BIN_EXE_jass-arena");
+    let out = std::process::Command::new(bin)
+        .args([
+            "--a",
+            "rules",
+            "--b",
+            "random",
+            "--deals",
+            "6",
+            "--contract-playouts",
+            "30",
+            "--threads",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("rules vs random: n 6 deals"), "{text}");
+    assert!(text.contains("| rules | random | 6 |"), "{text}");
+    let bad = std::process::Command::new(bin).args(["--a", "oracle"]).output().unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("players: random, rules, computer"));
+}
