@@ -1,0 +1,59 @@
+//! Matches between card players on duplicate deals: the measuring stick of the
+//! strength ladder (issue 17 points 4 and 5; protocol in `/work/shared/BOTS.md`).
+//!
+//! Every player decides from its seat's [`SeatView`](jass_engine::SeatView) only: the
+//! [`Player`] trait is handed a view and never the game, so no player can see a card
+//! its seat could not (an all-seeing player would be the documented exception; there
+//! is none yet).
+//!
+//! Each deal is dealt with the engine's provable shuffle from a seed derived from
+//! (master seed, deal number) ([`deal_seed`]) and played twice with the same cards at
+//! the same seats: pair A at seats 0/2, then at 1/3. The contract is chosen by one
+//! common chooser for both pairs (`jass_ai::Computer`'s contract choice, seeded by
+//! deal and seat, so both runs of a deal have the same contract): only card play
+//! differs. The headline figure counts card points only (157 a round: no Weis, Stöck,
+//! match bonus or multipliers, [`card_points_options`]), as the published work does,
+//! so it can be set beside its figures: per deal D = A's points over both runs − 157,
+//! reported as mean, standard error, 95 % interval and A's share ([`Summary`]).
+//!
+//! Deals are shared among threads; every random choice comes from (master seed, deal,
+//! seat), so the figures are the same for any `--threads`.
+//!
+//! ```text
+//! cargo run --release -p jass-arena -- --a rules --b random --deals 2000
+//! cargo run --release -p jass-arena -- --a computer --b random --deals 500 --playouts 2000
+//! cargo run --release -p jass-arena -- --a computer --b rules --deals 1000 --seed 17 --threads 2
+//! ```
+//!
+//! Pilot figures (seed 17, release build, 2 threads on a shared 2-core machine,
+//! computer and chooser at 2,000 playouts; ms/card is wall time per card, inflated
+//! when the cores are shared: 0.69 ms for the computer with `--threads 1`):
+//!
+//! | A | B | deals | mean D | 95 % CI | share A | sd(D) | ms/card A |
+//! |---|---|---:|---:|---|---:|---:|---:|
+//! | random | random | 2000 | +0.1 | −1.2 .. +1.4 | 50.0 % | 29.3 | 0.000 |
+//! | rules | random | 2000 | +37.8 | +36.5 .. +39.1 | 62.0 % | 29.4 | 0.000 |
+//! | computer | random | 2000 | +55.8 | +54.6 .. +57.0 | 67.8 % | 27.6 | 1.3 |
+//! | computer | rules | 1000 | +14.5 | +13.0 .. +16.0 | 54.6 % | 24.2 | 1.3 |
+//!
+//! The contract mix matters: with every multiplier 1 the chooser takes a trump suit
+//! about 74 % of the time; told the default multipliers (no-trump ×3) it takes obenabe
+//! or undenufe 58 % of the time, and computer vs random rises to +60.9 (500 deals),
+//! next to the +62.5 of `jass-ai`'s `strength` example under full rules.
+//!
+//! Players: `random` (a uniformly random legal card), `rules` ([`Rules`], a simple
+//! rule-based player), `computer` (`jass_ai::Computer` at `--playouts` per decision,
+//! without a time budget so that it reproduces).
+
+mod duplicate;
+mod players;
+mod rules;
+mod stats;
+
+pub use duplicate::{
+    DealResult, Match, ROUND_POINTS, Run, card_points_options, deal_seed, play_deal, play_match, play_run,
+    player_seed,
+};
+pub use players::{Kind, Player};
+pub use rules::Rules;
+pub use stats::Summary;

@@ -1,0 +1,128 @@
+//! The `jass-arena` command: one duplicate match, its result line and a ladder row.
+//! Usage is in the library's documentation.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use jass_arena::{Kind, Match, Summary, play_match};
+use jass_engine::Contract;
+
+/// A duplicate match between two card players, card points only (157 a round).
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Cli {
+    /// Pair A: random, rules or computer.
+    #[arg(long, default_value = "computer")]
+    a: Kind,
+    /// Pair B: random, rules or computer.
+    #[arg(long, default_value = "random")]
+    b: Kind,
+    /// Number of deals (each played twice, teams swapped).
+    #[arg(long, default_value_t = 1000)]
+    deals: u32,
+    /// Master seed of the deal list.
+    #[arg(long, default_value_t = 17)]
+    seed: u64,
+    /// Worker threads (the figures do not depend on it).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Playouts per decision of a `computer` player.
+    #[arg(long, default_value_t = 2000)]
+    playouts: u32,
+    /// Playouts per decision of the common contract chooser.
+    #[arg(long, default_value_t = 2000)]
+    contract_playouts: u32,
+}
+
+fn with_budget(kind: Kind, playouts: u32) -> Kind {
+    match kind {
+        Kind::Computer { .. } => Kind::Computer { playouts },
+        other => other,
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let m = Match {
+        a: with_budget(cli.a, cli.playouts),
+        b: with_budget(cli.b, cli.playouts),
+        seed: cli.seed,
+        deals: cli.deals,
+        threads: cli.threads,
+        contract_playouts: cli.contract_playouts,
+    };
+    let start = Instant::now();
+    let results = match play_match(&m) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("jass-arena: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let wall = start.elapsed();
+    let ds: Vec<i64> = results.iter().map(jass_arena::DealResult::d).collect();
+    let Some(s) = Summary::of(&ds) else {
+        eprintln!("jass-arena: no deals played");
+        return ExitCode::FAILURE;
+    };
+    // Mean wall time per card of each pair (all threads' time added up).
+    let per_card = |side: usize| {
+        let (t, n) = results.iter().flat_map(|r| r.runs.iter()).fold((Duration::ZERO, 0u64), |acc, run| {
+            let (t, n) = run.think.get(side).copied().unwrap_or_default();
+            (acc.0 + t, acc.1 + u64::from(n))
+        });
+        if n == 0 { 0.0 } else { t.as_secs_f64() * 1e3 / n as f64 }
+    };
+    println!(
+        "{} vs {}: n {} deals (x2, teams swapped), seed {}, mean D {:+.2} card points per 157-point round, SE {:.2}, 95 % CI {:+.2} .. {:+.2}, sd(D) {:.1}, A's share {:.1} %",
+        m.a,
+        m.b,
+        s.n,
+        m.seed,
+        s.mean,
+        s.se,
+        s.ci.0,
+        s.ci.1,
+        s.sd,
+        100.0 * s.share
+    );
+    println!();
+    println!("| A | B | deals | mean D | 95 % CI | share A | sd(D) | ms/card A | ms/card B |");
+    println!("|---|---|---:|---:|---|---:|---:|---:|---:|");
+    println!(
+        "| {} | {} | {} | {:+.1} | {:+.1} .. {:+.1} | {:.1} % | {:.1} | {:.3} | {:.3} |",
+        m.a,
+        m.b,
+        s.n,
+        s.mean,
+        s.ci.0,
+        s.ci.1,
+        100.0 * s.share,
+        s.sd,
+        per_card(0),
+        per_card(1)
+    );
+    println!();
+    println!(
+        "card points only (no Weis, Stöck, match bonus; multipliers 1); contract by a common chooser (computer, {} playouts); {} threads, wall {:.1} s",
+        m.contract_playouts,
+        m.threads,
+        wall.as_secs_f64()
+    );
+    // The contract mix: the chooser is common, but which contracts it picks decides how
+    // much card play can matter (no-trump contracts punish random play most).
+    let mut mix = [0u32; 6];
+    for r in &results {
+        if let Some(n) = mix.get_mut(r.runs[0].contract.index()) {
+            *n += 1;
+        }
+    }
+    let mix: Vec<String> = Contract::ALL
+        .iter()
+        .zip(mix)
+        .map(|(k, n)| format!("{k} {:.1} %", 100.0 * f64::from(n) / results.len().max(1) as f64))
+        .collect();
+    println!("contracts: {}", mix.join(", "));
+    ExitCode::SUCCESS
+}

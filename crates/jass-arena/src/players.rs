@@ -1,0 +1,112 @@
+//! The card players of a match, behind one trait that is handed a [`SeatView`] and
+//! nothing else: a player cannot see a card its seat could not see, because the arena
+//! never gives it the game (as `jass_ai::Computer`, ISSUE 14 point 6).
+
+use std::fmt;
+use std::str::FromStr;
+
+use jass_ai::{Computer, Config};
+use jass_engine::{Action, Card, Options, Seat, SeatView};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+use crate::rules::Rules;
+
+/// A card player for one seat. The arena asks it for a card only when its seat is to
+/// play one; the contract is chosen by the match's common chooser, not by the player,
+/// so a comparison measures card play alone.
+pub trait Player: Send {
+    /// The card to play now, from the seat's own view; `None` if it has none (the
+    /// arena then reports the deal as failed rather than playing for it).
+    fn card(&mut self, view: &SeatView) -> Option<Card>;
+}
+
+/// The players the command line offers.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Kind {
+    /// A uniformly random legal card: the floor of the ladder.
+    Random,
+    /// The rule-based player of [`Rules`]: what a beginner's rules of thumb reach.
+    Rules,
+    /// `jass_ai::Computer` at a fixed playout budget (no time budget, so reproducible).
+    Computer {
+        /// Playouts per decision.
+        playouts: u32,
+    },
+}
+
+impl Kind {
+    /// A player of this kind for `seat`, with its random numbers from `seed` (the
+    /// arena derives it from the master seed, the deal and the seat).
+    #[must_use]
+    pub fn build(self, seat: Seat, options: Options, seed: u64) -> Box<dyn Player> {
+        match self {
+            Self::Random => Box::new(RandomPlayer(Xoshiro256PlusPlus::seed_from_u64(seed))),
+            Self::Rules => Box::new(Rules::new(seat)),
+            Self::Computer { playouts } => Box::new(ComputerPlayer(Computer::new(
+                seat,
+                options,
+                Config { playouts, time_budget: None, seed, ..Config::default() },
+            ))),
+        }
+    }
+
+    /// The name on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Random => "random",
+            Self::Rules => "rules",
+            Self::Computer { .. } => "computer",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Computer { playouts } => write!(f, "computer({playouts} playouts)"),
+            other => f.write_str(other.name()),
+        }
+    }
+}
+
+/// Parses the name alone; `computer` gets the default budget (the command line sets
+/// the real one with `--playouts`).
+impl FromStr for Kind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "random" => Ok(Self::Random),
+            "rules" => Ok(Self::Rules),
+            "computer" => Ok(Self::Computer { playouts: Config::default().playouts }),
+            other => Err(format!("unknown player {other:?}; players: random, rules, computer")),
+        }
+    }
+}
+
+/// A random legal card.
+struct RandomPlayer(Xoshiro256PlusPlus);
+
+impl Player for RandomPlayer {
+    fn card(&mut self, view: &SeatView) -> Option<Card> {
+        let legal = view.allowed.cards;
+        if legal.is_empty() {
+            return None;
+        }
+        legal.nth(self.0.random_range(0..legal.len()))
+    }
+}
+
+/// The computer's card choice; Weis and Stöck it would declare are dropped, as the
+/// arena plays without them.
+struct ComputerPlayer(Computer);
+
+impl Player for ComputerPlayer {
+    fn card(&mut self, view: &SeatView) -> Option<Card> {
+        match self.0.decide(view)? {
+            Action::Play { card, .. } => Some(card),
+            _ => None,
+        }
+    }
+}

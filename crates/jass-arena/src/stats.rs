@@ -1,0 +1,48 @@
+//! The headline figures of a match (BOTS.md point 4): mean D, its standard error
+//! sd(D)/√n, the 95 % interval mean ± 1.96·SE, and A's share of the points.
+
+use crate::duplicate::ROUND_POINTS;
+
+/// The summary of a list of per-deal D values.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Number of deals.
+    pub n: usize,
+    /// Mean D: A's advantage in card points per 157-point round.
+    pub mean: f64,
+    /// Sample standard deviation of D (n − 1 in the denominator; 0 for one deal).
+    pub sd: f64,
+    /// Standard error of the mean.
+    pub se: f64,
+    /// The 95 % interval, mean ± 1.96·SE (normal approximation: n is in the hundreds).
+    pub ci: (f64, f64),
+    /// A's share of all card points, 50 % + mean / 314 (a fraction, not per cent).
+    pub share: f64,
+}
+
+impl Summary {
+    /// The summary of `ds`; `None` for no deals.
+    #[must_use]
+    pub fn of(ds: &[i64]) -> Option<Self> {
+        if ds.is_empty() {
+            return None;
+        }
+        let n = ds.len() as f64;
+        let mean = ds.iter().map(|&d| d as f64).sum::<f64>() / n;
+        let var = if ds.len() > 1 {
+            ds.iter().map(|&d| (d as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0)
+        } else {
+            0.0
+        };
+        let sd = var.sqrt();
+        let se = sd / n.sqrt();
+        Some(Self {
+            n: ds.len(),
+            mean,
+            sd,
+            se,
+            ci: (mean - 1.96 * se, mean + 1.96 * se),
+            share: 0.5 + mean / (2.0 * f64::from(ROUND_POINTS)),
+        })
+    }
+}
