@@ -33,7 +33,7 @@ impl Default for Policy {
 /// bedanke, R10); `totals` already include everything credited so far.
 #[must_use]
 pub fn team_reached_target(game: &SeatView, options: &Options) -> bool {
-    game.seat.is_some_and(|s| game.totals[s.team().index()] >= options.target)
+    game.seat.is_some_and(|s| game.totals[s.team()] >= options.target)
 }
 
 /// Everything the seat may declare with its first card: all offered Weis, except that
@@ -116,7 +116,7 @@ impl Policy {
 #[must_use]
 pub fn cards_played(view: &TableView) -> u64 {
     view.game.as_ref().map_or(0, |g| {
-        let left: u64 = g.hand_counts.iter().map(|&n| u64::from(n)).sum();
+        let left: u64 = g.hand_counts.iter().map(|(_, &n)| u64::from(n)).sum();
         u64::from(g.rounds_played) * 36 + 36u64.saturating_sub(left)
     })
 }

@@ -229,7 +229,11 @@ async fn sigterm_closes_every_socket_with_1012_and_the_table_continues() {
     let server = p.server();
     let mut players = connect_all(&server, &table, &tokens).await;
     let g = players[0].view().game.clone().unwrap();
-    assert_eq!(g.hand_counts.iter().map(|&n| u32::from(n)).sum::<u32>(), 36 - 5, "five cards were played");
+    assert_eq!(
+        g.hand_counts.iter().map(|(_, &n)| u32::from(n)).sum::<u32>(),
+        36 - 5,
+        "five cards were played"
+    );
     assert!(seen > 0);
     for _ in 0..4 {
         play_one(&mut players).await;
