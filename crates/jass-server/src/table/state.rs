@@ -9,10 +9,9 @@
 //! The state holds only what the entries say (R12: options, seeds and ordered actions
 //! replay the game). Connections, views and spectators are the actor's, not durable.
 
-use jass_engine::{Game, Options, Seat, Seed};
+use jass_engine::{BySeat, Game, Options, Seat, Seed};
 use jass_protocol::Timing;
 
-use super::BySeat;
 use crate::store::Entry;
 
 /// Who holds a seat, as far as the store knows.
@@ -169,21 +168,21 @@ impl TableState {
             Entry::Seated { seat, name, token_hash } => {
                 let name = shown_name(*seat, name);
                 let waiting = self.playing();
-                *self.seats.at_mut(*seat) = Some(Occupant { name, token_hash: Some(*token_hash), waiting });
+                self.seats[*seat] = Some(Occupant { name, token_hash: Some(*token_hash), waiting });
             }
             Entry::ComputerSeated { seat } => {
                 let occupant = Occupant { name: computer_name(*seat), token_hash: None, waiting: false };
-                *self.seats.at_mut(*seat) = Some(occupant);
+                self.seats[*seat] = Some(occupant);
             }
             Entry::Freed { seat } => {
-                *self.seats.at_mut(*seat) = None;
+                self.seats[*seat] = None;
                 if let Some(v) = self.rematch.get_mut(seat.index()) {
                     *v = false;
                 }
             }
             Entry::Swapped { a, b } => {
+                self.seats.swap(*a, *b);
                 // Seat indices are 0..4, so the swap cannot go out of bounds.
-                self.seats.0.swap(a.index(), b.index());
                 self.rematch.swap(a.index(), b.index());
                 if self.host == *a {
                     self.host = *b;
@@ -264,7 +263,7 @@ impl TableState {
 
     /// Whether the seat's player takes over only at the next deal.
     pub(crate) fn waiting(&self, seat: Seat) -> bool {
-        self.seats.at(seat).as_ref().is_some_and(|o| o.waiting)
+        self.seats[seat].as_ref().is_some_and(|o| o.waiting)
     }
 
     /// Whether a game action decided on `version` was decided on the game as it is.
