@@ -11,7 +11,7 @@
 use std::sync::OnceLock;
 
 use crate::action::Action;
-use crate::by::ByTeam;
+use crate::by::{BySeat, ByTeam};
 use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::deal::{Seed, deal};
@@ -135,7 +135,7 @@ impl CompactRecord {
                 let end = self.rounds.get(i + 1).map_or(self.codes.len(), |n| n.start as usize);
                 let codes = self.codes.get(r.start as usize..end).unwrap_or_default();
                 let actions = codes.iter().filter_map(|&c| decode(c, &hands, &mut weis)).collect();
-                Some(RoundRecord { dealer, seed: r.seed, hands, actions })
+                Some(RoundRecord { dealer, seed: r.seed, hands: BySeat(hands), actions })
             })
             .collect()
     }

@@ -25,7 +25,7 @@ impl Expected {
         let first = RoundRecord {
             dealer: g.dealer(),
             seed,
-            hands: Seat::ALL.map(|s| g.hand(s)),
+            hands: Seat::ALL.map(|s| g.hand(s)).into(),
             actions: Vec::new(),
         };
         let record = Record {
@@ -50,7 +50,7 @@ impl Expected {
                 Event::RoundDealt { dealer, .. } => rounds.push(RoundRecord {
                     dealer,
                     seed: next,
-                    hands: Seat::ALL.map(|s| g.hand(s)),
+                    hands: Seat::ALL.map(|s| g.hand(s)).into(),
                     actions: Vec::new(),
                 }),
                 Event::RoundScored(summary) => self.scored.push(*summary),
