@@ -409,7 +409,7 @@ impl TableActor {
             spectators: self.spectator_count(),
             options: s.options,
             games: s.games,
-            rematch: s.rematch,
+            rematch: s.rematch.into_inner(),
             timing: s.timing,
             clock: self.deadline().map(|(seat, kind, at)| TurnClock {
                 seat,
@@ -431,13 +431,7 @@ impl TableActor {
 
     /// Each seat's reserve as the clock sees it (one that ran out is spent).
     fn reserves(&self) -> [u32; 4] {
-        Seat::ALL.map(|seat| {
-            if self.turns.clocked_out(seat) {
-                0
-            } else {
-                self.state.reserve.get(seat.index()).copied().unwrap_or(0)
-            }
-        })
+        Seat::ALL.map(|seat| if self.turns.clocked_out(seat) { 0 } else { self.state.reserve[seat] })
     }
 
     /// Whether the computer makes this seat's decisions now: a computer's seat; during
@@ -457,7 +451,7 @@ impl TableActor {
         if self.computer_plays(seat) || !someone_waits {
             return None;
         }
-        let reserve = self.state.reserve.get(seat.index()).copied().unwrap_or(0);
+        let reserve = self.state.reserve[seat];
         let (kind, at) = turn::deadline(self.state.timing, since, reserve, self.conns[seat].absent())?;
         Some((seat, kind, at))
     }
@@ -772,7 +766,7 @@ impl TableActor {
         if timing.move_clock == 0 || self.state.seats[seat].as_ref().is_none_or(Occupant::computer) {
             return None;
         }
-        let left = self.state.reserve.get(seat.index()).copied().unwrap_or(0);
+        let left = self.state.reserve[seat];
         if self.turns.clocked_out(seat) {
             return Some(0);
         }
@@ -901,15 +895,12 @@ impl TableActor {
             Some(_) => {}
         }
         let mut votes = self.state.rematch;
-        if let Some(v) = votes.get_mut(seat.index()) {
-            *v = true;
-        }
+        votes[seat] = true;
         // Computers always want another game.
         let all = !self.state.has_free_seat()
-            && Seat::ALL.into_iter().all(|s| {
-                votes.get(s.index()).copied().unwrap_or(false)
-                    || self.state.seats[s].as_ref().is_some_and(Occupant::computer)
-            });
+            && Seat::ALL
+                .into_iter()
+                .all(|s| votes[s] || self.state.seats[s].as_ref().is_some_and(Occupant::computer));
         if all {
             // The new game's entry stands for the last vote too.
             self.new_game().await

@@ -88,7 +88,7 @@ pub(crate) struct TableState {
     /// Step-in and move clock.
     pub(crate) timing: Timing,
     /// Each seat's move-clock reserve left in the current game, in milliseconds.
-    pub(crate) reserve: [u32; 4],
+    pub(crate) reserve: BySeat<u32>,
     /// The seats' occupants.
     pub(crate) seats: BySeat<Option<Occupant>>,
     /// The host's seat; it follows the host through swaps.
@@ -98,7 +98,7 @@ pub(crate) struct TableState {
     /// Games started here (rematches count).
     pub(crate) games: u32,
     /// Rematch votes cast since the last game ended.
-    pub(crate) rematch: [bool; 4],
+    pub(crate) rematch: BySeat<bool>,
     /// Entries applied: the table's `version`. It only grows, also across restarts
     /// (the same entries give the same count), and presence never moves it
     /// (issue 13, points 4 and 7).
@@ -115,12 +115,12 @@ impl TableState {
         Self {
             options,
             timing: Timing::default(),
-            reserve: [Timing::default().reserve.saturating_mul(1000); 4],
+            reserve: BySeat([Timing::default().reserve.saturating_mul(1000); 4]),
             seats: BySeat::default(),
             host: Seat::ALL[0],
             game: None,
             games: 0,
-            rematch: [false; 4],
+            rematch: BySeat::default(),
             version: 0,
             game_version: 0,
         }
@@ -176,14 +176,11 @@ impl TableState {
             }
             Entry::Freed { seat } => {
                 self.seats[*seat] = None;
-                if let Some(v) = self.rematch.get_mut(seat.index()) {
-                    *v = false;
-                }
+                self.rematch[*seat] = false;
             }
             Entry::Swapped { a, b } => {
                 self.seats.swap(*a, *b);
-                // Seat indices are 0..4, so the swap cannot go out of bounds.
-                self.rematch.swap(a.index(), b.index());
+                self.rematch.swap(*a, *b);
                 if self.host == *a {
                     self.host = *b;
                 } else if self.host == *b {
@@ -197,8 +194,8 @@ impl TableState {
                 let new = Game::new(self.options, *seed).map_err(|_| ApplyError::BadOptions)?;
                 self.game = Some(new);
                 self.games = *game;
-                self.rematch = [false; 4];
-                self.reserve = [self.timing.reserve.saturating_mul(1000); 4];
+                self.rematch = BySeat::default();
+                self.reserve = BySeat([self.timing.reserve.saturating_mul(1000); 4]);
                 self.end_waiting();
                 self.game_version = self.version + 1;
             }
@@ -206,15 +203,13 @@ impl TableState {
                 if !self.finished() {
                     return Err(ApplyError::RematchOutOfPlace);
                 }
-                if let Some(v) = self.rematch.get_mut(seat.index()) {
-                    *v = true;
-                }
+                self.rematch[*seat] = true;
             }
             Entry::TimingSet { timing } => {
                 timing.validate().map_err(|_| ApplyError::BadTiming)?;
                 self.timing = *timing;
                 if self.game.is_none() {
-                    self.reserve = [timing.reserve.saturating_mul(1000); 4];
+                    self.reserve = BySeat([timing.reserve.saturating_mul(1000); 4]);
                 }
             }
             Entry::Action { seat, action, next_seed, reserve } => {
@@ -244,8 +239,8 @@ impl TableState {
                     // A new round was dealt: who joined during the last one plays now.
                     self.end_waiting();
                 }
-                if let (Some(left), Some(slot)) = (reserve, self.reserve.get_mut(seat.index())) {
-                    *slot = *left;
+                if let Some(left) = reserve {
+                    self.reserve[*seat] = *left;
                 }
                 self.game_version = self.version + 1;
             }
