@@ -77,7 +77,7 @@ impl Policy {
         };
         let version = Some(version);
         if game.phase == Phase::Over {
-            let voted = view.rematch.get(me.index()).copied().unwrap_or(true);
+            let voted = view.rematch[me];
             return (self.rematch && !voted).then_some(ClientMsg::Rematch { id: None });
         }
         let allowed = &game.allowed;
@@ -124,7 +124,7 @@ pub fn cards_played(view: &TableView) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jass_engine::{End, Game, Options, Preset, Seat, Seed, Viewer};
+    use jass_engine::{BySeat, End, Game, Options, Preset, Seat, Seed, Viewer};
     use jass_protocol::SeatInfo;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
@@ -139,7 +139,7 @@ mod tests {
             spectators: 0,
             options: *game.options(),
             games: 1,
-            rematch: [false; 4],
+            rematch: BySeat::default(),
             timing: jass_protocol::Timing::default(),
             clock: None,
             reserve: None,

@@ -394,7 +394,7 @@ async fn rematch_votes_survive_a_restart() {
     }
     sync_all(&mut players).await;
     let v = players[0].view();
-    assert_eq!((v.games, v.rematch), (2, [false; 4]), "the fourth vote started the rematch");
+    assert_eq!((v.games, v.rematch.0), (2, [false; 4]), "the fourth vote started the rematch");
     assert!(v.game.as_ref().unwrap().result.is_none());
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }

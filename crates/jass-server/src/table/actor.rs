@@ -409,7 +409,7 @@ impl TableActor {
             spectators: self.spectator_count(),
             options: s.options,
             games: s.games,
-            rematch: s.rematch.into_inner(),
+            rematch: s.rematch,
             timing: s.timing,
             clock: self.deadline().map(|(seat, kind, at)| TurnClock {
                 seat,
@@ -430,8 +430,8 @@ impl TableActor {
     }
 
     /// Each seat's reserve as the clock sees it (one that ran out is spent).
-    fn reserves(&self) -> [u32; 4] {
-        Seat::ALL.map(|seat| if self.turns.clocked_out(seat) { 0 } else { self.state.reserve[seat] })
+    fn reserves(&self) -> BySeat<u32> {
+        BySeat(Seat::ALL.map(|seat| if self.turns.clocked_out(seat) { 0 } else { self.state.reserve[seat] }))
     }
 
     /// Whether the computer makes this seat's decisions now: a computer's seat; during
