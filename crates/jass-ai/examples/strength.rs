@@ -146,7 +146,7 @@ fn play(
         };
         game.apply(seat, action, || Seed([0; 32])).ok()?;
     }
-    game.history().first().map(|r| (r.card_points, r.total))
+    game.history().first().map(|r| (r.card_points.into_inner(), r.total.into_inner()))
 }
 
 fn main() {

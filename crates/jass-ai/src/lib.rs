@@ -131,7 +131,7 @@ impl Computer {
             return None;
         }
         self.memory.observe(view);
-        let team = self.seat.team().index();
+        let team = self.seat.team();
         let target_counts = self.options.end == End::Bedanken && self.options.fixed_rounds.is_none();
         if target_counts && view.allowed.bedanke && view.totals[team] >= self.options.target {
             return Some(Action::Bedanke);
@@ -275,7 +275,7 @@ impl Computer {
                 trick_no: view.trick.number,
                 contract,
                 old_undenufe: self.options.old_undenufe,
-                points: view.round_points,
+                points: view.round_points.into_inner(),
                 lost_a_trick,
             };
             for (i, &c) in cards.iter().enumerate() {

@@ -113,8 +113,7 @@ impl Memory {
 
     /// Whether `team` has lost a trick this round (so it cannot take the match).
     pub(crate) fn has_lost_a_trick(&self, team: Team, view: &SeatView) -> bool {
-        view.round_points[team.other().index()] > 0
-            || self.trick_winners.iter().flatten().any(|s| s.team() != team)
+        view.round_points[team.other()] > 0 || self.trick_winners.iter().flatten().any(|s| s.team() != team)
     }
 }
 

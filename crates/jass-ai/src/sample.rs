@@ -1,6 +1,6 @@
 //! Deals of the unseen cards consistent with what a seat knows.
 
-use jass_engine::{CardSet, Seat, find_weis};
+use jass_engine::{BySeat, CardSet, Seat, find_weis};
 use rand::Rng;
 use rand::RngExt;
 
@@ -30,13 +30,13 @@ impl Constraints {
     pub(crate) fn new(
         me: Seat,
         hand: CardSet,
-        hand_counts: [u8; 4],
+        hand_counts: BySeat<u8>,
         memory: &Memory,
         strict: bool,
         small_weis: bool,
     ) -> Option<Self> {
         let unseen = minus(minus(CardSet::DECK, hand), memory.played);
-        let mut need = hand_counts.map(u32::from);
+        let mut need = hand_counts.into_inner().map(u32::from);
         need[me.index()] = 0;
         let total: u32 = need.iter().sum();
         unseen.len().checked_sub(total)?;
@@ -280,7 +280,7 @@ mod tests {
                         weis_samples_ok += usize::from(c.weis_possible(&hands));
                     }
                     for s in Seat::ALL {
-                        assert_eq!(hands[s.index()].len(), u32::from(view.hand_counts[s.index()]));
+                        assert_eq!(hands[s.index()].len(), u32::from(view.hand_counts[s]));
                         if s != me {
                             assert!((memory.cannot_hold[s.index()] & hands[s.index()]).is_empty());
                             assert!(

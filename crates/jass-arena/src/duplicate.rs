@@ -184,7 +184,7 @@ pub fn play_run(m: &Match, deal: u32, a_team: Team) -> Result<Run, String> {
         a_team,
         forehand: summary.forehand,
         contract: summary.contract.ok_or_else(|| fail("no contract"))?,
-        card_points: summary.card_points,
+        card_points: summary.card_points.into_inner(),
         think,
     })
 }

@@ -33,7 +33,7 @@ impl Default for Policy {
 /// bedanke, R10); `totals` already include everything credited so far.
 #[must_use]
 pub fn team_reached_target(game: &SeatView, options: &Options) -> bool {
-    game.seat.is_some_and(|s| game.totals[s.team().index()] >= options.target)
+    game.seat.is_some_and(|s| game.totals[s.team()] >= options.target)
 }
 
 /// Everything the seat may declare with its first card: all offered Weis, except that
@@ -77,7 +77,7 @@ impl Policy {
         };
         let version = Some(version);
         if game.phase == Phase::Over {
-            let voted = view.rematch.get(me.index()).copied().unwrap_or(true);
+            let voted = view.rematch[me];
             return (self.rematch && !voted).then_some(ClientMsg::Rematch { id: None });
         }
         let allowed = &game.allowed;
@@ -116,7 +116,7 @@ impl Policy {
 #[must_use]
 pub fn cards_played(view: &TableView) -> u64 {
     view.game.as_ref().map_or(0, |g| {
-        let left: u64 = g.hand_counts.iter().map(|&n| u64::from(n)).sum();
+        let left: u64 = g.hand_counts.iter().map(|(_, &n)| u64::from(n)).sum();
         u64::from(g.rounds_played) * 36 + 36u64.saturating_sub(left)
     })
 }
@@ -124,7 +124,7 @@ pub fn cards_played(view: &TableView) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jass_engine::{End, Game, Options, Preset, Seat, Seed, Viewer};
+    use jass_engine::{BySeat, End, Game, Options, Preset, Seat, Seed, Viewer};
     use jass_protocol::SeatInfo;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
@@ -139,7 +139,7 @@ mod tests {
             spectators: 0,
             options: *game.options(),
             games: 1,
-            rematch: [false; 4],
+            rematch: BySeat::default(),
             timing: jass_protocol::Timing::default(),
             clock: None,
             reserve: None,

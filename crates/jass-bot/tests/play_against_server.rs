@@ -55,7 +55,7 @@ fn check_common(filled: &Filled, target: u32) {
         assert!(seat.sent > 5, "every seat played");
     }
     let winner = result.winner.expect("a winner");
-    assert!(result.totals[winner.index()] >= target, "{result:?}");
+    assert!(result.totals[winner] >= target, "{result:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

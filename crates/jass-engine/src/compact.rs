@@ -11,6 +11,7 @@
 use std::sync::OnceLock;
 
 use crate::action::Action;
+use crate::by::{BySeat, ByTeam};
 use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::deal::{Seed, deal};
@@ -134,7 +135,7 @@ impl CompactRecord {
                 let end = self.rounds.get(i + 1).map_or(self.codes.len(), |n| n.start as usize);
                 let codes = self.codes.get(r.start as usize..end).unwrap_or_default();
                 let actions = codes.iter().filter_map(|&c| decode(c, &hands, &mut weis)).collect();
-                Some(RoundRecord { dealer, seed: r.seed, hands, actions })
+                Some(RoundRecord { dealer, seed: r.seed, hands: BySeat(hands), actions })
             })
             .collect()
     }
@@ -198,22 +199,22 @@ const STOECK: u8 = 32;
 impl CompactSummary {
     pub(crate) fn new(s: &RoundSummary) -> Self {
         let mut flags = if s.pushed { PUSHED } else { 0 } | if s.complete { COMPLETE } else { 0 };
-        if s.weis[1] != 0 {
+        if s.weis[Team::One] != 0 {
             flags |= WEIS_TEAM;
         }
         for t in Team::ALL {
             let i = t.index();
-            if s.match_bonus[i] != 0 {
+            if s.match_bonus[t] != 0 {
                 flags |= MATCH << i;
             }
-            if s.stoeck[i] != 0 {
+            if s.stoeck[t] != 0 {
                 flags |= STOECK << i;
             }
         }
         Self {
-            weis: s.weis[0].max(s.weis[1]),
+            weis: s.weis[Team::Zero].max(s.weis[Team::One]),
             // Engine-computed card points, at most 157 a team.
-            card_points: s.card_points.map(|p| p as u8),
+            card_points: s.card_points.into_inner().map(|p| p as u8),
             dealer: s.dealer,
             forehand: s.forehand,
             contract: s.contract,
@@ -223,11 +224,17 @@ impl CompactSummary {
     }
 
     /// The summary of round `round` with the game totals before it.
-    pub(crate) fn expand(&self, round: u32, seed: Seed, before: [u32; 2], options: &Options) -> RoundSummary {
+    pub(crate) fn expand(
+        &self,
+        round: u32,
+        seed: Seed,
+        before: ByTeam<u32>,
+        options: &Options,
+    ) -> RoundSummary {
         let multiplier = self.contract.map_or(1, |k| options.multipliers.of(k));
         let f = self.flags;
         let on = |bit: u8, points: u32| if f & bit != 0 { points } else { 0 };
-        let weis_team = usize::from(f & WEIS_TEAM != 0);
+        let weis_team = if f & WEIS_TEAM != 0 { Team::One } else { Team::Zero };
         let mut s = RoundSummary {
             round,
             dealer: self.dealer,
@@ -236,23 +243,24 @@ impl CompactSummary {
             chosen_by: self.chosen_by,
             pushed: f & PUSHED != 0,
             multiplier,
-            card_points: self.card_points.map(u32::from),
-            match_bonus: [on(MATCH, crate::score::MATCH_BONUS), on(MATCH << 1, crate::score::MATCH_BONUS)],
-            weis: [0; 2],
-            stoeck: [on(STOECK, 20), on(STOECK << 1, 20)],
-            total: [0; 2],
-            running_total: [0; 2],
+            card_points: ByTeam(self.card_points.map(u32::from)),
+            match_bonus: ByTeam([
+                on(MATCH, crate::score::MATCH_BONUS),
+                on(MATCH << 1, crate::score::MATCH_BONUS),
+            ]),
+            weis: ByTeam::default(),
+            stoeck: ByTeam([on(STOECK, 20), on(STOECK << 1, 20)]),
+            total: ByTeam::default(),
+            running_total: ByTeam::default(),
             complete: f & COMPLETE != 0,
             seed,
         };
-        if let Some(w) = s.weis.get_mut(weis_team) {
-            *w = self.weis;
-        }
+        s.weis[weis_team] = self.weis;
         // Every credit is its raw points times the multiplier (R8).
-        s.total = std::array::from_fn(|i| {
-            multiplier * (s.card_points[i] + s.match_bonus[i] + s.weis[i] + s.stoeck[i])
-        });
-        s.running_total = std::array::from_fn(|i| before[i] + s.total[i]);
+        s.total = ByTeam(
+            Team::ALL.map(|t| multiplier * (s.card_points[t] + s.match_bonus[t] + s.weis[t] + s.stoeck[t])),
+        );
+        s.running_total = ByTeam(Team::ALL.map(|t| before[t] + s.total[t]));
         s
     }
 }
@@ -263,11 +271,11 @@ pub(crate) struct History {
     rounds: Vec<CompactSummary>,
     /// The game totals before the first round (not zero only for
     /// [`Game::with_hands`](crate::Game::with_hands)).
-    start: [u32; 2],
+    start: ByTeam<u32>,
 }
 
 impl History {
-    pub(crate) fn new(start: [u32; 2]) -> Self {
+    pub(crate) fn new(start: ByTeam<u32>) -> Self {
         Self { rounds: Vec::new(), start }
     }
 

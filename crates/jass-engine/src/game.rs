@@ -7,6 +7,7 @@
 //! it is the view's (`view.rs`).
 
 use crate::action::{Action, Event, Events};
+use crate::by::ByTeam;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::compact::{Cached, CompactRecord, History};
@@ -43,7 +44,7 @@ pub struct Game {
     /// The tricks of the round `last_round` sums up.
     last_round_tricks: arrayvec::ArrayVec<crate::round::PlayedTrick, 9>,
     /// Totals before the current round.
-    pub(crate) totals_before: [u32; 2],
+    pub(crate) totals_before: ByTeam<u32>,
     /// Crossing of the target found in finished rounds (R10).
     crossed: [Option<CountPos>; 2],
     /// The finished rounds' summaries, compact (a server keeps a game for its whole
@@ -81,9 +82,9 @@ impl Game {
             round,
             weis_views: WeisViews::default(),
             last_round_tricks: arrayvec::ArrayVec::new(),
-            totals_before: [0; 2],
+            totals_before: ByTeam::default(),
             crossed: [None; 2],
-            history: History::new([0; 2]),
+            history: History::new(ByTeam::default()),
             last_round: None,
             result: None,
             log,
@@ -123,8 +124,8 @@ impl Game {
         (r.dealer, r.forehand, r.dealt, r.hands, r.trick) =
             (dealer, forehand, hands, hands, Trick::new(forehand));
         game.log.give_first_hands(dealer, hands);
-        game.totals_before = totals;
-        game.history = History::new(totals);
+        game.totals_before = ByTeam(totals);
+        game.history = History::new(ByTeam(totals));
         Ok(game)
     }
 
@@ -240,8 +241,8 @@ impl Game {
 
     /// Game totals including what the current round has credited so far (R10).
     #[must_use]
-    pub fn totals(&self) -> [u32; 2] {
-        Team::ALL.map(|t| self.totals_before[t.index()] + self.round.team_credits(t))
+    pub fn totals(&self) -> ByTeam<u32> {
+        ByTeam(Team::ALL.map(|t| self.totals_before[t] + self.round.team_credits(t)))
     }
 
     /// Who must act now: the chooser or the next player; `None` once the game is over.
@@ -335,7 +336,7 @@ impl Game {
         if self.options.fixed_rounds.is_some() {
             return None;
         }
-        self.round.credits.crossing(team, self.totals_before[team.index()], self.options.target)
+        self.round.credits.crossing(team, self.totals_before[team], self.options.target)
     }
 
     fn stoeck_check(&self, seat: Seat) -> Result<(), RuleError> {

@@ -3,7 +3,7 @@
 //!
 //! # A whole round
 //! ```
-//! use jass_engine::{Action, Contract, Event, Game, Options, Phase, Seed, Viewer};
+//! use jass_engine::{Action, Contract, Event, Game, Options, Phase, Seed, Team, Viewer};
 //!
 //! // The deal: a seeded shuffle dealt 3-3-3; the seed also draws the first dealer, and
 //! // the seat to the dealer's right is the forehand (R2, R12).
@@ -42,8 +42,8 @@
 //! // match bonus, all times the contract's multiplier (R4, R8).
 //! let round = summary.unwrap();
 //! assert_eq!(tricks, 9);
-//! assert_eq!(round.card_points[0] + round.card_points[1], 157);
-//! for team in 0..2 {
+//! assert_eq!(round.card_points[Team::Zero] + round.card_points[Team::One], 157);
+//! for team in Team::ALL {
 //!     let points = round.card_points[team] + round.match_bonus[team] + round.weis[team] + round.stoeck[team];
 //!     assert_eq!(round.total[team], points * round.multiplier);
 //! }
@@ -54,7 +54,8 @@
 //!
 //! # Layout
 //! - [`card`](crate::Card), [`cardset`](crate::CardSet): the 36 cards and sets of them as bits (R1).
-//! - `seat`: [`Seat`] in playing order and [`Team`] (R1).
+//! - `seat`: [`Seat`] in playing order and [`Team`] (R1); `by`: [`BySeat`] and
+//!   [`ByTeam`], a value per seat or team reached by the seat or team itself.
 //! - `contract`: [`Contract`], rank orders and card points (R3, R4).
 //! - `options`: [`Options`] and the [`Preset`]s (R11).
 //! - `deal`: [`Seed`], [`Commitment`] and the specified shuffle and 3-3-3 deal (R2, R12).
@@ -86,6 +87,7 @@
 //! - *Round*: one deal; *Game*: rounds until the end (R10).
 
 mod action;
+mod by;
 mod card;
 mod cardset;
 mod compact;
@@ -108,6 +110,7 @@ mod weis;
 pub use action::{Action, Event, Events};
 /// The fixed-capacity list behind the short lists of views, records and events.
 pub use arrayvec::ArrayVec;
+pub use by::{BySeat, ByTeam};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use cardset::{CardSet, Iter as CardSetIter};
 pub use contract::{Contract, Tables, card_points, set_points, tables, trumps_below};

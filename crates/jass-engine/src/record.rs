@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
+use crate::by::BySeat;
 use crate::cardset::CardSet;
 use crate::deal::Seed;
 use crate::error::RuleError;
@@ -54,7 +55,7 @@ pub struct RoundRecord {
     /// The seed the cards were dealt from (R12).
     pub seed: Seed,
     /// The dealt hands by seat; a replay checks them against the seed.
-    pub hands: [CardSet; 4],
+    pub hands: BySeat<CardSet>,
     /// The actions in the order the game accepted them.
     pub actions: Vec<SeatAction>,
 }

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Event, Events};
+use crate::by::ByTeam;
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
@@ -405,7 +406,12 @@ impl Round {
 
     /// The round's score so far (R8), with the game totals `running_total` after it;
     /// `complete` is false for a round cut short by bedanke.
-    pub(crate) fn summary(&self, options: &Options, running_total: [u32; 2], complete: bool) -> RoundSummary {
+    pub(crate) fn summary(
+        &self,
+        options: &Options,
+        running_total: ByTeam<u32>,
+        complete: bool,
+    ) -> RoundSummary {
         let mut s = RoundSummary {
             round: self.number,
             dealer: self.dealer,
@@ -414,29 +420,28 @@ impl Round {
             chosen_by: self.chosen_by,
             pushed: self.pushed,
             multiplier: self.multiplier(options),
-            card_points: self.card_points,
-            match_bonus: [0; 2],
-            weis: [0; 2],
-            stoeck: [0; 2],
-            total: [0; 2],
+            card_points: ByTeam(self.card_points),
+            match_bonus: ByTeam::default(),
+            weis: ByTeam::default(),
+            stoeck: ByTeam::default(),
+            total: ByTeam::default(),
             running_total,
             complete,
             seed: self.seed,
         };
         for t in Team::ALL {
-            let i = t.index();
-            if self.tricks_won[i] == 9 && options.has_extras() {
-                s.match_bonus[i] = MATCH_BONUS;
+            if self.tricks_won[t.index()] == 9 && options.has_extras() {
+                s.match_bonus[t] = MATCH_BONUS;
             }
             if let Some((Some(wt), p)) = self.weis_result
                 && wt == t
             {
-                s.weis[i] = p;
+                s.weis[t] = p;
             }
             if self.stoeck_announced && self.stoeck_holder.map(Seat::team) == Some(t) {
-                s.stoeck[i] = STOECK_POINTS;
+                s.stoeck[t] = STOECK_POINTS;
             }
-            s.total[i] = self.team_credits(t);
+            s.total[t] = self.team_credits(t);
         }
         s
     }

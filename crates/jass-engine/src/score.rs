@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::by::ByTeam;
 use crate::contract::Contract;
 use crate::deal::Seed;
 use crate::options::{CountingOrder, Options};
@@ -137,17 +138,17 @@ pub struct RoundSummary {
     /// The contract's multiplier (1 if none was chosen).
     pub multiplier: u32,
     /// Card points taken, with the last-trick 5.
-    pub card_points: [u32; 2],
+    pub card_points: ByTeam<u32>,
     /// Match bonus.
-    pub match_bonus: [u32; 2],
+    pub match_bonus: ByTeam<u32>,
     /// Weis scored (only the comparison's winner).
-    pub weis: [u32; 2],
+    pub weis: ByTeam<u32>,
     /// Stöck scored.
-    pub stoeck: [u32; 2],
+    pub stoeck: ByTeam<u32>,
     /// (card points + match + Weis + Stöck) × multiplier.
-    pub total: [u32; 2],
+    pub total: ByTeam<u32>,
     /// Game totals after this round.
-    pub running_total: [u32; 2],
+    pub running_total: ByTeam<u32>,
     /// False when the game ended by bedanke during the round.
     pub complete: bool,
     /// The round's seed, revealed (R12).
@@ -181,21 +182,21 @@ pub struct GameResult {
     /// The loser stayed below half the target and loses double (`schneider`).
     pub schneider: bool,
     /// Final totals.
-    pub totals: [u32; 2],
+    pub totals: ByTeam<u32>,
 }
 
 impl GameResult {
     /// `winner` won by `reason` with these totals; `schneider` if the loser stayed
     /// below half the target and the table plays it (R10).
-    pub(crate) fn won(winner: Team, reason: EndReason, totals: [u32; 2], options: &Options) -> Self {
-        let loser = totals[winner.other().index()];
+    pub(crate) fn won(winner: Team, reason: EndReason, totals: ByTeam<u32>, options: &Options) -> Self {
+        let loser = totals[winner.other()];
         let schneider = options.schneider && u64::from(loser) * 2 < u64::from(options.target);
         Self { winner: Some(winner), reason, schneider, totals }
     }
 
     /// After `fixed_rounds`: the higher total wins, equal totals draw (R10).
-    pub(crate) fn after_fixed_rounds(totals: [u32; 2]) -> Self {
-        let winner = match totals[0].cmp(&totals[1]) {
+    pub(crate) fn after_fixed_rounds(totals: ByTeam<u32>) -> Self {
+        let winner = match totals[Team::Zero].cmp(&totals[Team::One]) {
             std::cmp::Ordering::Greater => Some(Team::Zero),
             std::cmp::Ordering::Less => Some(Team::One),
             std::cmp::Ordering::Equal => None,

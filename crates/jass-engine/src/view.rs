@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::by::{BySeat, ByTeam};
 use crate::cardset::CardSet;
 use crate::contract::Contract;
 use crate::deal::Commitment;
@@ -96,7 +97,7 @@ pub struct SeatView {
     /// The viewer's own cards (empty for a spectator).
     pub hand: CardSet,
     /// Cards left in each seat's hand.
-    pub hand_counts: [u8; 4],
+    pub hand_counts: BySeat<u8>,
     /// The contract, once chosen.
     pub contract: Option<Contract>,
     /// Who chose it.
@@ -116,9 +117,9 @@ pub struct SeatView {
     /// Who announced Stöck this round.
     pub stoeck: Option<Seat>,
     /// Card points taken this round per team, before the multiplier.
-    pub round_points: [u32; 2],
+    pub round_points: ByTeam<u32>,
     /// Game totals per team, including what this round has credited (R10).
-    pub totals: [u32; 2],
+    pub totals: ByTeam<u32>,
     /// SHA-256 of this round's seed (R12).
     pub commitment: Commitment,
     /// The previous round's score with its revealed seed.
@@ -192,7 +193,7 @@ pub(crate) struct Table<'a> {
     pub(crate) phase: Phase,
     pub(crate) to_act: Option<Seat>,
     pub(crate) stoeck: Option<Seat>,
-    pub(crate) totals: [u32; 2],
+    pub(crate) totals: ByTeam<u32>,
     pub(crate) last_round: &'a Option<RoundSummary>,
     pub(crate) rounds_played: u32,
     pub(crate) result: &'a Option<GameResult>,
@@ -227,7 +228,7 @@ pub(crate) fn project(
         forehand: r.forehand,
         to_act: table.to_act,
         hand: me.map_or(CardSet::EMPTY, |s| r.hands[s.index()]),
-        hand_counts: r.hand_lens(),
+        hand_counts: BySeat(r.hand_lens()),
         contract: r.contract,
         chosen_by: r.chosen_by,
         pushed: r.pushed,
@@ -237,7 +238,7 @@ pub(crate) fn project(
         weis: weis.0[me.map_or(4, Seat::index)],
         weis_result: r.weis_result.map(|(team, points)| WeisOutcome { team, points }),
         stoeck: table.stoeck,
-        round_points: r.card_points,
+        round_points: ByTeam(r.card_points),
         totals: table.totals,
         commitment: r.commitment,
         last_round: *table.last_round,

@@ -9,7 +9,7 @@ mod common;
 use common::{fill, rng, seat, seed_n};
 use jass_engine::{
     Action, CardSet, Contract, End, Event, Game, Options, Phase, Record, RoundRecord, RoundSummary, Seat,
-    SeatAction, Seed,
+    SeatAction, Seed, Team,
 };
 use rand::Rng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -25,7 +25,7 @@ impl Expected {
         let first = RoundRecord {
             dealer: g.dealer(),
             seed,
-            hands: Seat::ALL.map(|s| g.hand(s)),
+            hands: Seat::ALL.map(|s| g.hand(s)).into(),
             actions: Vec::new(),
         };
         let record = Record {
@@ -50,7 +50,7 @@ impl Expected {
                 Event::RoundDealt { dealer, .. } => rounds.push(RoundRecord {
                     dealer,
                     seed: next,
-                    hands: Seat::ALL.map(|s| g.hand(s)),
+                    hands: Seat::ALL.map(|s| g.hand(s)).into(),
                     actions: Vec::new(),
                 }),
                 Event::RoundScored(summary) => self.scored.push(*summary),
@@ -181,7 +181,7 @@ fn issue13_point14_given_hands_and_totals_are_kept() {
     assert_eq!(g.record().rounds[0].hands, hands);
     assert_eq!(g.record().rounds[0].dealer, seat(1));
     let h = g.history();
-    assert_eq!(h[0].running_total, [100 + h[0].total[0], 200 + h[0].total[1]]);
+    assert_eq!(h[0].running_total, [100 + h[0].total[Team::Zero], 200 + h[0].total[Team::One]]);
     expected.check(&g);
 }
 

@@ -4,7 +4,9 @@
 mod common;
 
 use common::*;
-use jass_engine::{Action, Contract, Options, Seat, play_random, random_hands, random_round, random_rounds};
+use jass_engine::{
+    Action, Contract, Options, Seat, Team, play_random, random_hands, random_round, random_rounds,
+};
 use rand::Rng;
 
 /// `play_random`'s pick: the `below(len)`-th legal card, drawn from a word that keeps
@@ -46,7 +48,7 @@ fn play_random_agrees_with_apply() {
             summary = summaries(&act(&mut g, s, Action::play(c))).pop();
         }
         let s = summary.unwrap();
-        let checked = [0, 1].map(|t| s.card_points[t] + s.match_bonus[t]);
+        let checked = Team::ALL.map(|t| s.card_points[t] + s.match_bonus[t]);
         assert_eq!(fast, checked, "playout {n}: {contract} from seat {leader}");
         assert_eq!(fast_rng.next_u32(), r.next_u32(), "same numbers drawn");
         matches += usize::from(s.match_bonus != [0, 0]);

@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use jass_engine::{Action, CardSet, End, Event, Game, Options, Phase, Preset, Record, Seat, Viewer};
+use jass_engine::{Action, CardSet, End, Event, Game, Options, Phase, Preset, Record, Seat, Team, Viewer};
 use rand::Rng;
 
 const GAMES: u64 = 10_000;
@@ -121,12 +121,16 @@ fn random_games_keep_every_invariant() {
                         total_rounds += 1;
                         assert!(s.complete);
                         assert_eq!(played_this_round, CardSet::DECK, "every card played once");
-                        let cp = s.card_points[0] + s.card_points[1];
-                        let m = s.match_bonus[0] + s.match_bonus[1];
+                        let cp = s.card_points[Team::Zero] + s.card_points[Team::One];
+                        let m = s.match_bonus[Team::Zero] + s.match_bonus[Team::One];
                         // R4: 157 per round, 257 with a match (R8), before multipliers.
                         assert_eq!(cp, 157);
-                        assert!(m == 0 || (m == 100 && (s.card_points[0] == 0 || s.card_points[1] == 0)));
-                        for t in 0..2 {
+                        assert!(
+                            m == 0
+                                || (m == 100
+                                    && (s.card_points[Team::Zero] == 0 || s.card_points[Team::One] == 0))
+                        );
+                        for t in Team::ALL {
                             assert_eq!(
                                 s.total[t],
                                 (s.card_points[t] + s.match_bonus[t] + s.weis[t] + s.stoeck[t])

@@ -54,7 +54,7 @@ fn r10_right_claim_mid_round_wins() {
     act(&mut g, seat(3), Action::Bedanke);
     let last = g.history().last().unwrap();
     assert!(!last.complete);
-    assert_eq!((last.card_points, last.total, last.running_total), ([0, 29], [0, 58], [100, 2508]));
+    assert_eq!((last.card_points.0, last.total.0, last.running_total.0), ([0, 29], [0, 58], [100, 2508]));
     assert_eq!(refused(&mut g, seat(3), Action::play(card("SJ"))), RuleError::GameOver);
     assert_eq!(refused(&mut g, seat(0), Action::Bedanke), RuleError::GameOver);
     assert_eq!(g.to_act(), None);
@@ -74,7 +74,7 @@ fn r10_wrong_claim_loses() {
     assert_eq!(bedanke(&fresh, 2).winner, Some(Team::One));
     // One point short is short.
     let g = seed_002_game(Options::default(), [0, 2500 - 59]);
-    assert_eq!(g.totals()[1], 2499);
+    assert_eq!(g.totals()[Team::One], 2499);
     assert_eq!(bedanke(&g, 1).winner, Some(Team::Zero));
 }
 
@@ -98,7 +98,7 @@ fn seed_000_race(order: CountingOrder) -> Game {
     play_first_legal(&mut g);
     play_first_legal(&mut g);
     assert_eq!(g.weis_result(), Some((Some(Team::One), 50)));
-    assert!(g.totals()[0] >= 2514 && g.totals()[1] >= 2622);
+    assert!(g.totals()[Team::Zero] >= 2514 && g.totals()[Team::One] >= 2622);
     g
 }
 
@@ -146,7 +146,7 @@ fn r10_counting_order_stich_against_weis() {
         act(&mut g, seat(1), Action::Play { card: c, weis: vec![cards("H6 H7 H8 H9")], stoeck: false });
         play_first_legal(&mut g);
         play_first_legal(&mut g);
-        assert!(g.totals()[0] >= 2500 && g.totals()[1] >= 2500);
+        assert!(g.totals()[Team::Zero] >= 2500 && g.totals()[Team::One] >= 2500);
         for s in 0..4 {
             assert_eq!(bedanke(&g, s).winner, Some(first), "{order:?}, seat {s} claims");
         }
@@ -190,12 +190,12 @@ fn r10_bedanke_between_rounds() {
     let f = g.forehand();
     act(&mut g, f, Action::Choose { contract: Contract::Obenabe });
     let s = summaries(&finish_round(&mut g)).pop().unwrap();
-    let leader = if s.total[0] > s.total[1] { 0 } else { 1 };
+    let leader = if s.total[Team::Zero] > s.total[Team::One] { Team::Zero } else { Team::One };
     assert!(s.total[leader] >= 75, "{s:?}");
     assert_eq!(g.round_number(), 1);
-    let events = act(&mut g, seat(leader as u8), Action::Bedanke);
+    let events = act(&mut g, seat(leader.index() as u8), Action::Bedanke);
     assert!(matches!(events[0], Event::Bedanke { right: true, .. }));
-    assert_eq!(g.result().unwrap().winner, Some(Seat::ALL[leader].team()));
+    assert_eq!(g.result().unwrap().winner, Some(Seat::ALL[leader.index()].team()));
     assert_eq!(g.history().len(), 1, "the round not begun is not shown");
     let rec = g.record();
     assert_eq!(rec.rounds.len(), 2);
@@ -223,9 +223,9 @@ fn r10_automatic_end() {
     assert_eq!(events.last(), Some(&Event::GameOver(res)));
     assert_eq!(res.reason, EndReason::Automatic);
     assert_eq!(res.winner, Some(Team::One));
-    assert!(res.totals[0] > res.totals[1], "team 0 ends higher but crossed later: {res:?}");
-    let expect = [999 + s.total[0], 942 + s.total[1]];
-    assert_eq!((res.totals, g.totals(), s.running_total), (expect, expect, expect));
+    assert!(res.totals[Team::Zero] > res.totals[Team::One], "team 0 ends higher but crossed later: {res:?}");
+    let expect = [999 + s.total[Team::Zero], 942 + s.total[Team::One]];
+    assert_eq!((res.totals.0, g.totals().0, s.running_total.0), (expect, expect, expect));
     assert_eq!(g.view(jass_engine::Viewer::Spectator).totals, expect);
     assert_eq!(g.record().rounds.len(), 1, "no next round is dealt");
 
@@ -252,14 +252,14 @@ fn r10_fixed_rounds() {
     let res = *g.result().unwrap();
     assert_eq!(res.reason, EndReason::FixedRounds);
     assert_eq!(g.history().len(), 3);
-    assert!(g.history().iter().all(|s| s.total[0] + s.total[1] == 157 * 2));
+    assert!(g.history().iter().all(|s| s.total[Team::Zero] + s.total[Team::One] == 157 * 2));
     // The final totals are the sum of the rounds, in the result, the game and every view.
-    let sum = g.history().iter().fold([0, 0], |a, s| [a[0] + s.total[0], a[1] + s.total[1]]);
+    let sum = g.history().iter().fold([0, 0], |a, s| [a[0] + s.total[Team::Zero], a[1] + s.total[Team::One]]);
     assert_eq!(res.totals, sum);
     assert_eq!(g.totals(), sum);
     assert_eq!(g.view(jass_engine::Viewer::Seat(seat(0))).totals, sum);
     assert_eq!(g.history()[2].running_total, sum);
-    let expect = if res.totals[0] > res.totals[1] { Team::Zero } else { Team::One };
+    let expect = if res.totals[Team::Zero] > res.totals[Team::One] { Team::Zero } else { Team::One };
     assert_eq!(res.winner, Some(expect));
     assert!(!res.schneider);
 
@@ -279,7 +279,10 @@ fn r10_fixed_rounds() {
     let e = refused(&mut g, seat(0), Action::Play { card: card("SK"), weis: vec![], stoeck: true });
     assert_eq!(e, RuleError::NoExtras);
     let s = summaries(&finish_round(&mut g)).pop().unwrap();
-    assert_eq!((s.card_points, s.match_bonus, s.stoeck, s.total), ([157, 0], [0, 0], [0, 0], [314, 0]));
+    assert_eq!(
+        (s.card_points.0, s.match_bonus.0, s.stoeck.0, s.total.0),
+        ([157, 0], [0, 0], [0, 0], [314, 0])
+    );
     assert_eq!(g.result().unwrap().winner, Some(Team::Zero));
 }
 
@@ -305,7 +308,7 @@ fn r10_fixed_rounds_draw() {
     });
     let g = found.expect("some game ends 157:157");
     let res = g.result().unwrap();
-    assert_eq!((res.winner, res.reason, res.totals), (None, EndReason::FixedRounds, [157, 157]));
+    assert_eq!((res.winner, res.reason, res.totals.0), (None, EndReason::FixedRounds, [157, 157]));
 }
 
 /// R10 `schneider`: a loser strictly below half the target loses double; the result
@@ -321,7 +324,7 @@ fn r10_schneider() {
         bedanke(&g, claimant)
     };
     let res = play_to_claim(true, 499, 2);
-    assert_eq!((res.winner, res.schneider, res.totals), (Some(Team::Zero), true, [1000, 499]));
+    assert_eq!((res.winner, res.schneider, res.totals.0), (Some(Team::Zero), true, [1000, 499]));
     assert!(!play_to_claim(true, 500, 2).schneider, "exactly half is not below half");
     assert!(!play_to_claim(false, 0, 2).schneider, "option off");
     // A wrong claim: the claimant's team loses, and below half it loses double.
@@ -335,6 +338,6 @@ fn r10_schneider() {
     let res = g.result().unwrap();
     assert_eq!(res.winner, Some(Team::One));
     assert_eq!(res.totals, g.history()[0].running_total);
-    assert_eq!(res.schneider, res.totals[0] * 2 < 1000);
+    assert_eq!(res.schneider, res.totals[Team::Zero] * 2 < 1000);
     assert!(res.schneider, "team 0 stays below 500: {res:?}");
 }

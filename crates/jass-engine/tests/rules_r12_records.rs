@@ -237,7 +237,7 @@ fn replay_err(tamper: impl FnOnce(&mut Record)) -> ReplayError {
 fn r12_changed_hand_is_detected() {
     for round in [0, 2] {
         let e = replay_err(|rec| {
-            let h = &mut rec.rounds[round].hands;
+            let h = &mut rec.rounds[round].hands.0;
             let (a, b) = (h[0].first().unwrap(), h[1].first().unwrap());
             h[0] = h[0].without(a).with(b);
             h[1] = h[1].without(b).with(a);

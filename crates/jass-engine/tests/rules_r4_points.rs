@@ -5,7 +5,8 @@ mod common;
 
 use common::*;
 use jass_engine::{
-    Action, Card, CardSet, Contract, Event, Game, Options, Rank, Seat, Suit, Trick, card_points, set_points,
+    Action, Card, CardSet, Contract, Event, Game, Options, Rank, Seat, Suit, Team, Trick, card_points,
+    set_points,
 };
 
 /// Points by rank in the natural order 6 7 8 9 T J Q K A.
@@ -123,7 +124,7 @@ fn r4_a_round_counts_157_with_five_for_the_last_trick() {
             assert_eq!(sum, 157);
             let s = summaries(&events).pop().unwrap();
             if s.match_bonus == [0, 0] {
-                assert_eq!(s.card_points[0] + s.card_points[1], 157);
+                assert_eq!(s.card_points[Team::Zero] + s.card_points[Team::One], 157);
             }
         }
     }

@@ -208,8 +208,8 @@ fn r6_only_the_best_team_scores_all_its_weis() {
     // Written times the multiplier (spades x2).
     let s = summaries(&finish_round(&mut g)).pop().unwrap();
     assert_eq!(s.weis, [0, 100]);
-    assert_eq!(s.total[1], (s.card_points[1] + s.match_bonus[1] + 100) * 2);
-    assert_eq!(s.total[0], (s.card_points[0] + s.match_bonus[0]) * 2);
+    assert_eq!(s.total[Team::One], (s.card_points[Team::One] + s.match_bonus[Team::One] + 100) * 2);
+    assert_eq!(s.total[Team::Zero], (s.card_points[Team::Zero] + s.match_bonus[Team::Zero]) * 2);
 
     // Now team 0's best is 150 (six-run), and it writes 150 + 20 + 50 = 220; team 1's 100 nothing.
     let fixed = ["H6 H7 H8 H9 HT HJ SA SK SQ", "D6 D7 D8 D9 DT", "C6 C7 C8 C9", ""];
@@ -237,7 +237,7 @@ fn r6_weis_written_after_the_first_trick() {
         .find_map(|e| if let Event::TrickTaken { points, .. } = e { Some(*points) } else { None })
         .unwrap();
     let winner_team0 = g.trick().leader().team() == Team::Zero;
-    assert_eq!(g.totals()[0], 100 + if winner_team0 { trick * 2 } else { 0 });
+    assert_eq!(g.totals()[Team::Zero], 100 + if winner_team0 { trick * 2 } else { 0 });
 }
 
 /// R6: views. Before the first trick ends, others (the partner too) see only the points;

@@ -37,10 +37,10 @@ fn r7_announced_with_the_second_card() {
     assert!(g.can_announce_stoeck(seat(0)));
     play(&mut g, 0, "SK");
     others_play(&mut g);
-    let before = g.totals()[0];
+    let before = g.totals()[Team::Zero];
     let events = act(&mut g, seat(0), Action::Play { card: card("SQ"), weis: vec![], stoeck: true });
     assert_eq!(stoeck_events(&events), vec![&Event::StoeckAnnounced { seat: seat(0), auto: false }]);
-    assert_eq!(g.totals()[0], before + 40);
+    assert_eq!(g.totals()[Team::Zero], before + 40);
     assert_eq!(g.stoeck_announced_by(), Some(seat(0)));
     assert_eq!(g.view(jass_engine::Viewer::Seat(seat(1))).stoeck, Some(seat(0)));
     let s = summaries(&finish_round(&mut g)).pop().unwrap();
@@ -59,7 +59,7 @@ fn r7_right_after_the_second_card_then_too_late() {
     let mut in_time = g.clone();
     let events = act(&mut in_time, seat(0), Action::Stoeck);
     assert_eq!(stoeck_events(&events).len(), 1);
-    assert_eq!(in_time.totals()[0], g.totals()[0] + 40);
+    assert_eq!(in_time.totals()[Team::Zero], g.totals()[Team::Zero] + 40);
     // The next card (by seat 1) ends the chance.
     play_first_legal(&mut g);
     assert!(!g.can_announce_stoeck(seat(0)));
@@ -90,7 +90,7 @@ fn r7_not_with_the_next_card() {
     play_cards(&mut g, &[(1, "HA"), (2, "H6"), (3, "C6"), (0, "SK")]);
     play_cards(&mut g, &[(0, "D6"), (1, "DA"), (2, "DT"), (3, "C7")]);
     // Team 0's total before trick 3's credits.
-    let t = g.totals()[0];
+    let t = g.totals()[Team::Zero];
     play_cards(&mut g, &[(1, "HK"), (2, "H7"), (3, "C8"), (0, "SQ")]);
     assert_eq!(g.to_act(), Some(seat(0)));
     let e = refused(&mut g, seat(0), Action::Play { card: card("D7"), weis: vec![], stoeck: true });
@@ -171,11 +171,11 @@ fn r7_stoeck_counts_in_the_right_trick() {
         // Probe: how far does team 0 get, Stöck excluded?
         let mut probe = spades_game(options, [0, 0]);
         script(&mut probe);
-        let without_stoeck = probe.totals()[0] - 40;
+        let without_stoeck = probe.totals()[Team::Zero] - 40;
         // Start 40 + that below the target: only the Stöck can cross it.
         let mut g = spades_game(options, [target - 40 - without_stoeck, 0]);
         script(&mut g);
-        assert_eq!(g.totals()[0], target);
+        assert_eq!(g.totals()[Team::Zero], target);
         assert_eq!(g.crossing(Team::Zero), Some(CountPos { round: 0, trick, slot: 0 }), "trick {trick}");
     }
 }
@@ -275,7 +275,7 @@ fn r7_second_card_as_the_last_card_of_the_round() {
         let s = summaries(&events).pop().unwrap();
         assert_eq!(s.card_points, [11 + 4 + 3 + 5, 157 - 23]);
         assert_eq!(s.stoeck, [if announce { 20 } else { 0 }, 0]);
-        assert_eq!(s.total[0], (23 + s.stoeck[0]) * 2);
+        assert_eq!(s.total[Team::Zero], (23 + s.stoeck[Team::Zero]) * 2);
         // The next round has begun: the old Stöck cannot be announced any more.
         assert_eq!(g.round_number(), 1);
         assert!(!g.can_announce_stoeck(seat(0)));
@@ -297,5 +297,5 @@ fn r7_stoeck_scores_whatever_the_weis() {
     let s = summaries(&finish_round(&mut g)).pop().unwrap();
     assert_eq!(s.weis, [0, 100]);
     assert_eq!(s.stoeck, [20, 0]);
-    assert_eq!(s.total[0], (s.card_points[0] + s.match_bonus[0] + 20) * 2);
+    assert_eq!(s.total[Team::Zero], (s.card_points[Team::Zero] + s.match_bonus[Team::Zero] + 20) * 2);
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use jass_engine::{Action, CardSet, Contract, Deck, Game, Options, Phase, Preset};
+use jass_engine::{Action, CardSet, Contract, Deck, Game, Options, Phase, Preset, Team};
 use rand::Rng;
 
 /// R8/R11: the multiplier of every contract under every preset (H D C S obe une), and
@@ -39,7 +39,7 @@ fn r8_round_total_is_points_times_multiplier() {
             let m = options.multipliers.of(k);
             assert_eq!(s.multiplier, m);
             assert_eq!(s.contract, Some(k));
-            for t in 0..2 {
+            for t in Team::ALL {
                 assert_eq!(s.total[t], (s.card_points[t] + s.match_bonus[t]) * m, "{preset:?} {k}");
             }
             assert_eq!(s.running_total, s.total);
@@ -61,7 +61,7 @@ fn r8_match_bonus_times_multiplier() {
         let mut g = game_with(Options::default(), 3, 0, fill([hand, "", "", ""]), [0, 0]);
         act(&mut g, seat(0), Action::Choose { contract: k });
         let s = summaries(&finish_round(&mut g)).pop().unwrap();
-        assert_eq!((s.card_points, s.match_bonus, s.total), ([157, 0], [100, 0], [total, 0]), "{k}");
+        assert_eq!((s.card_points.0, s.match_bonus.0, s.total.0), ([157, 0], [100, 0], [total, 0]), "{k}");
     }
 }
 
@@ -74,8 +74,8 @@ fn r8_both_teams_keep_their_points() {
         let f = g.forehand();
         act(&mut g, f, Action::Choose { contract: Contract::ALL[r] });
         let s = summaries(&finish_round(&mut g)).pop().unwrap();
-        assert!(s.total[0] > 0 && s.total[1] > 0 || s.match_bonus != [0, 0]);
-        sum = [sum[0] + s.total[0], sum[1] + s.total[1]];
+        assert!(s.total[Team::Zero] > 0 && s.total[Team::One] > 0 || s.match_bonus != [0, 0]);
+        sum = [sum[0] + s.total[Team::Zero], sum[1] + s.total[Team::One]];
         assert_eq!(s.running_total, sum);
         assert_eq!(g.totals(), sum);
     }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{random_step, rng, seat, seed_n};
-use jass_engine::{Action, Contract, Game, Options, Phase, Seed, Viewer};
+use jass_engine::{Action, ByTeam, Contract, Game, Options, Phase, Seed, Team, Viewer};
 
 /// Plays random legal actions until round `n` has been dealt.
 fn play_until_round(g: &mut Game, n: u32, next: &mut u64) {
@@ -44,7 +44,7 @@ fn first_round_dealer_is_the_drawn_seat() {
 fn last_round_numbers_raw_and_multiplied() {
     let mut g = Game::new(Options { target: 100_000, ..Options::default() }, seed_n(3)).unwrap();
     let mut next = 900;
-    let mut running = [0u32; 2];
+    let mut running = ByTeam([0u32; 2]);
     for n in 1..=12 {
         play_until_round(&mut g, n, &mut next);
         let v = g.view(Viewer::Seat(seat(0)));
@@ -53,10 +53,14 @@ fn last_round_numbers_raw_and_multiplied() {
         assert!(last.complete);
         assert_eq!(v.rounds_played, n);
         assert_eq!(last.multiplier, Options::default().multipliers.of(last.contract.unwrap()));
-        assert_eq!(last.card_points[0] + last.card_points[1], 157, "raw card points with the last trick's 5");
-        for (t, run) in running.iter_mut().enumerate() {
+        assert_eq!(
+            last.card_points[Team::Zero] + last.card_points[Team::One],
+            157,
+            "raw card points with the last trick's 5"
+        );
+        for (t, run) in running.iter_mut() {
             let raw = last.card_points[t] + last.match_bonus[t] + last.weis[t] + last.stoeck[t];
-            assert_eq!(last.total[t], raw * last.multiplier, "round {n} team {t}");
+            assert_eq!(last.total[t], raw * last.multiplier, "round {n} team {t:?}");
             assert!(last.match_bonus[t] == 0 || last.match_bonus[t] == 100);
             assert!(last.stoeck[t] == 0 || last.stoeck[t] == 20);
             *run += last.total[t];

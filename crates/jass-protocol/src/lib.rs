@@ -21,7 +21,7 @@ pub mod http;
 pub mod name;
 mod object;
 
-use jass_engine::{Action, Card, CardSet, Contract, Options, Preset, Seat, SeatView};
+use jass_engine::{Action, BySeat, Card, CardSet, Contract, Options, Preset, Seat, SeatView};
 use serde::{Deserialize, Serialize};
 
 /// The protocol version a client names in its `hello`.
@@ -383,7 +383,7 @@ pub struct TableView {
     /// Number of games started at this table (rematches count).
     pub games: u32,
     /// Rematch votes by seat, after a game.
-    pub rematch: [bool; 4],
+    pub rematch: BySeat<bool>,
     /// The table's timing: step-in for absent players and the move clock.
     #[serde(default)]
     pub timing: Timing,
@@ -393,7 +393,7 @@ pub struct TableView {
     /// Each seat's move-clock reserve left in this game, in milliseconds (only while
     /// the move clock is on and a game has started).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reserve: Option<[u32; 4]>,
+    pub reserve: Option<BySeat<u32>>,
     /// The game, once started: the engine's allow-list view for this connection.
     pub game: Option<SeatView>,
 }

@@ -100,7 +100,7 @@ async fn computers_come_back_after_a_restart_and_finish_the_game() {
     let id = Some(human.id());
     human.request(ClientMsg::Start { id }).await.unwrap();
     // Play until a dozen cards are out, then restart from the stored entries.
-    play_until(&mut human, |g| g.hand_counts.iter().map(|&n| u32::from(n)).sum::<u32>() <= 24).await;
+    play_until(&mut human, |g| g.hand_counts.iter().map(|(_, &n)| u32::from(n)).sum::<u32>() <= 24).await;
     drop(human);
     let entries = server.store.entries(&table);
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
@@ -148,7 +148,7 @@ async fn a_computer_with_nothing_to_do_is_not_asked_again_until_the_table_change
                 tokio::time::sleep(std::time::Duration::from_millis(40)).await;
                 human.roundtrip(1).await;
                 let g = human.view().game.clone().unwrap();
-                let team = g.seat.unwrap().team().index();
+                let team = g.seat.unwrap().team();
                 let id = Some(human.id());
                 let version = Some(human.version());
                 let msg = if g.allowed.bedanke && g.totals[team] >= human.view().options.target {

@@ -229,7 +229,11 @@ async fn sigterm_closes_every_socket_with_1012_and_the_table_continues() {
     let server = p.server();
     let mut players = connect_all(&server, &table, &tokens).await;
     let g = players[0].view().game.clone().unwrap();
-    assert_eq!(g.hand_counts.iter().map(|&n| u32::from(n)).sum::<u32>(), 36 - 5, "five cards were played");
+    assert_eq!(
+        g.hand_counts.iter().map(|(_, &n)| u32::from(n)).sum::<u32>(),
+        36 - 5,
+        "five cards were played"
+    );
     assert!(seen > 0);
     for _ in 0..4 {
         play_one(&mut players).await;
@@ -390,7 +394,7 @@ async fn rematch_votes_survive_a_restart() {
     }
     sync_all(&mut players).await;
     let v = players[0].view();
-    assert_eq!((v.games, v.rematch), (2, [false; 4]), "the fourth vote started the rematch");
+    assert_eq!((v.games, v.rematch.0), (2, [false; 4]), "the fourth vote started the rematch");
     assert!(v.game.as_ref().unwrap().result.is_none());
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }

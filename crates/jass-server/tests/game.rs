@@ -113,10 +113,10 @@ async fn play_game(server: &Server) {
         }
         // Bedanke once everything we want to see has happened and a team is there.
         let done = pushed && weis && stoeck;
-        let team = Team::ALL.into_iter().find(|t| g.totals[t.index()] >= TARGET);
+        let team = Team::ALL.into_iter().find(|&t| g.totals[t] >= TARGET);
         // Both teams over the target in one round: the counting order (R10) decides
         // who crossed first, which the totals alone do not show.
-        both_over |= Team::ALL.into_iter().all(|t| g.totals[t.index()] >= TARGET);
+        both_over |= Team::ALL.into_iter().all(|t| g.totals[t] >= TARGET);
         let (seat, action) = match (done, team) {
             (true, Some(t)) => (t.seats()[0], Action::Bedanke),
             _ => players

@@ -267,7 +267,7 @@ async fn rematch_needs_all_four_votes_after_the_game() {
         players[s].request(ClientMsg::Rematch { id }).await.unwrap();
         sync_all(&mut players).await;
         if s < 3 {
-            assert_eq!(players[0].view().rematch.iter().filter(|v| **v).count(), s + 1);
+            assert_eq!(players[0].view().rematch.iter().filter(|(_, v)| **v).count(), s + 1);
         }
     }
     let v = players[0].view();

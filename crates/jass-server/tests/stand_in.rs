@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::*;
-use jass_engine::Contract;
+use jass_engine::{BySeat, Contract};
 use jass_protocol::{ClientMsg, Deadline, ErrorCode};
 use jass_server::MemoryStore;
 use serde_json::json;
@@ -164,14 +164,14 @@ async fn issue14_point3_the_move_clock_runs_out_and_the_computer_moves() {
     let clock = w.view().clock.expect("a countdown");
     assert_eq!((clock.seat.index(), clock.kind), (seat, Deadline::MoveClock));
     assert_eq!(clock.deadline - clock.now, 15_000, "10 s and the 5 s reserve");
-    assert_eq!(w.view().reserve, Some([5_000; 4]));
+    assert_eq!(w.view().reserve.map(BySeat::into_inner), Some([5_000; 4]));
     let version = w.version();
     // The slow player stays connected (and present: their client answers pings while
     // it reads), but does nothing.
     let (took, _) = tokio::join!(moved_after(w, version), slow.sync(version + 1));
     assert!(took >= Duration::from_secs(15) && took < Duration::from_secs(16), "moved after {took:?}");
     let v = w.view();
-    assert_eq!(v.reserve.unwrap()[seat], 0, "the reserve is spent");
+    assert_eq!(v.reserve.unwrap().0[seat], 0, "the reserve is spent");
     assert!(!v.seats[seat].stand_in, "present: only that decision was taken over");
 }
 

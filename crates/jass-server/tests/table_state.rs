@@ -67,7 +67,7 @@ async fn point3_every_entry_kind_gives_the_same_table_live_and_replayed() {
         // Under the swisslos preset a game ends when a team says bedanke (R10).
         let reached = |c: &Client| {
             let v = c.view();
-            let team = v.you.unwrap().index() % 2;
+            let team = v.you.unwrap().team();
             v.game.as_ref().is_some_and(|g| g.allowed.bedanke && g.totals[team] >= v.options.target)
         };
         if let Some(c) = players.iter_mut().find(|c| reached(c)) {

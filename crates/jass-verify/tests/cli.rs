@@ -143,7 +143,7 @@ fn corrupted_action_exits_1() {
             _ => None,
         })
         .unwrap();
-    let not_held = (!rec.rounds[1].hands[seat.index()]).first().unwrap();
+    let not_held = (!rec.rounds[1].hands[seat]).first().unwrap();
     assert_ne!(not_held, card);
     rec.rounds[1].actions[index].action = Action::play(not_held);
     let (out, lines) = verify(&serde_json::to_string(&rec).unwrap());
@@ -171,7 +171,7 @@ fn corrupted_action_exits_1() {
 fn changed_hand_exits_1() {
     let g = finished_game();
     let mut rec: Record = g.record().clone();
-    let h = &mut rec.rounds[0].hands;
+    let h = &mut rec.rounds[0].hands.0;
     let (a, b) = (h[2].first().unwrap(), h[3].first().unwrap());
     (h[2], h[3]) = (h[2].without(a).with(b), h[3].without(b).with(a));
     let (out, lines) = verify(&serde_json::to_string(&rec).unwrap());

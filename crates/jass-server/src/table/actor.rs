@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use jass_engine::{Game, Options, Seat, Seed, Viewer};
+use jass_engine::{BySeat, Game, Options, Seat, Seed, Viewer};
 use jass_protocol::http::{Joined, TableInfo};
 use jass_protocol::{
     ClientMsg, Deadline, ErrorCode, SeatInfo, ServerMsg, TableView, Timing, TurnClock, close,
@@ -29,7 +29,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tracing::{Instrument, debug, info, info_span, warn};
 
-use super::{Attached, BySeat, ConnId, Kick, Refusal, TableCmd, TableHandle};
+use super::{Attached, ConnId, Kick, Refusal, TableCmd, TableHandle};
 use crate::registry::Registry;
 use crate::shutdown::{Shutdown, TaskGuard};
 use crate::store::{Entry, Store};
@@ -368,12 +368,12 @@ impl TableActor {
 
     fn seat_infos(&self) -> [SeatInfo; 4] {
         Seat::ALL.map(|seat| {
-            let occupant = self.state.seats.at(seat).as_ref();
+            let occupant = self.state.seats[seat].as_ref();
             let computer = occupant.is_some_and(Occupant::computer);
             SeatInfo {
                 name: occupant.map(|o| o.name.clone()),
                 computer,
-                connected: self.conns.at(seat).present(),
+                connected: self.conns[seat].present(),
                 stand_in: !computer && self.state.playing() && self.computer_plays(seat),
                 waiting: self.state.waiting(seat),
             }
@@ -430,21 +430,15 @@ impl TableActor {
     }
 
     /// Each seat's reserve as the clock sees it (one that ran out is spent).
-    fn reserves(&self) -> [u32; 4] {
-        Seat::ALL.map(|seat| {
-            if self.turns.clocked_out(seat) {
-                0
-            } else {
-                self.state.reserve.get(seat.index()).copied().unwrap_or(0)
-            }
-        })
+    fn reserves(&self) -> BySeat<u32> {
+        BySeat(Seat::ALL.map(|seat| if self.turns.clocked_out(seat) { 0 } else { self.state.reserve[seat] }))
     }
 
     /// Whether the computer makes this seat's decisions now: a computer's seat; during
     /// a game also a seat left free, one whose player takes over at the next deal, and
     /// one whose player is away or out of time (points 1–3).
     fn computer_plays(&self, seat: Seat) -> bool {
-        let Some(occupant) = self.state.seats.at(seat) else { return self.state.playing() };
+        let Some(occupant) = &self.state.seats[seat] else { return self.state.playing() };
         occupant.computer() || (self.state.playing() && (occupant.waiting || self.turns.stands_in(seat)))
     }
 
@@ -457,8 +451,8 @@ impl TableActor {
         if self.computer_plays(seat) || !someone_waits {
             return None;
         }
-        let reserve = self.state.reserve.get(seat.index()).copied().unwrap_or(0);
-        let (kind, at) = turn::deadline(self.state.timing, since, reserve, self.conns.at(seat).absent())?;
+        let reserve = self.state.reserve[seat];
+        let (kind, at) = turn::deadline(self.state.timing, since, reserve, self.conns[seat].absent())?;
         Some((seat, kind, at))
     }
 
@@ -470,7 +464,7 @@ impl TableActor {
             return;
         }
         info!(%seat, ?kind, "the computer plays for an absent or out-of-time player");
-        self.turns.expire(seat, kind, self.conns.at(seat).present());
+        self.turns.expire(seat, kind, self.conns[seat].present());
         self.publish();
     }
 
@@ -478,7 +472,7 @@ impl TableActor {
     fn publish(&mut self) {
         self.turns.follow(self.state.game.as_ref());
         for seat in Seat::ALL {
-            let slot = self.conns.at(seat);
+            let slot = &self.conns[seat];
             // No socket on the seat (a computer's, or its player is away): nobody reads
             // a frame, so none is made or kept; attaching publishes a fresh one.
             if slot.conn.is_none() {
@@ -488,7 +482,7 @@ impl TableActor {
                 continue;
             }
             if let Some(frame) = self.encode(Some(seat)) {
-                self.conns.at(seat).view.send_replace(frame);
+                self.conns[seat].view.send_replace(frame);
             }
         }
         // Nobody watching: skip the fifth encoding. A spectator who arrives is counted
@@ -508,13 +502,13 @@ impl TableActor {
         for seat in Seat::ALL {
             let plays = self.computer_plays(seat);
             let keep = plays || self.state.playing();
-            let slot = self.computers.at_mut(seat);
+            let slot = &mut self.computers[seat];
             if !keep {
                 *slot = None;
                 continue;
             }
             let Some(game) = &self.state.game else { continue };
-            if plays && slot.as_ref().is_none_or(|c| c.seat() != seat) && !*self.thinking.at(seat) {
+            if plays && slot.as_ref().is_none_or(|c| c.seat() != seat) && !self.thinking[seat] {
                 *slot = Some(self.pool.computer(seat, self.state.options));
             }
             let Some(computer) = slot else { continue };
@@ -524,7 +518,7 @@ impl TableActor {
                 && crate::computer::due(&view)
                 && let Some(computer) = slot.take()
             {
-                *self.thinking.at_mut(seat) = true;
+                self.thinking[seat] = true;
                 self.pool.think(computer, view, self.state.game_version, self.thought_tx.clone());
             }
         }
@@ -533,8 +527,8 @@ impl TableActor {
     /// A computer's decision is back: played if the game is still where it was
     /// decided (else it decides again on the new view).
     async fn on_thought(&mut self, t: crate::computer::Thought) {
-        *self.thinking.at_mut(t.seat) = false;
-        *self.computers.at_mut(t.seat) = t.computer;
+        self.thinking[t.seat] = false;
+        self.computers[t.seat] = t.computer;
         // The player came back (or the game ended) while it thought.
         if !self.computer_plays(t.seat) {
             return;
@@ -562,7 +556,7 @@ impl TableActor {
     async fn join(&mut self, name: &str, want: Option<Seat>) -> Result<Joined, Refusal> {
         let name = valid_name(name)?;
         let seat = match want {
-            Some(s) if self.state.seats.at(s).is_some() => {
+            Some(s) if self.state.seats[s].is_some() => {
                 return Err(Refusal::new(ErrorCode::SeatTaken, format!("seat {s} is taken")));
             }
             Some(s) => s,
@@ -605,7 +599,7 @@ impl TableActor {
             .map(|(s, _)| s)
             .ok_or_else(|| Refusal::new(ErrorCode::BadToken, "this token matches no seat of the table"))?;
         let (kick_tx, kick_rx) = oneshot::channel();
-        let slot = self.conns.at_mut(seat);
+        let slot = &mut self.conns[seat];
         slot.kick(Kick { code: close::REPLACED, reason: "another connection took this seat" });
         slot.conn = Some((conn, kick_tx));
         slot.away = false;
@@ -624,7 +618,7 @@ impl TableActor {
         }
         let seat = self.seat_of(conn);
         if let Some(seat) = seat {
-            let slot = self.conns.at_mut(seat);
+            let slot = &mut self.conns[seat];
             if slot.present() {
                 slot.absent_since = Instant::now();
             }
@@ -639,7 +633,7 @@ impl TableActor {
     /// or a spectator changes nothing, and neither does a repeat.
     fn presence(&mut self, conn: ConnId, away: bool) {
         let Some(seat) = self.seat_of(conn) else { return };
-        let slot = self.conns.at_mut(seat);
+        let slot = &mut self.conns[seat];
         if slot.away == away {
             return;
         }
@@ -769,10 +763,10 @@ impl TableActor {
     /// out leaves none.
     fn reserve_after(&self, seat: Seat, by_computer: bool) -> Option<u32> {
         let timing = self.state.timing;
-        if timing.move_clock == 0 || self.state.seats.at(seat).as_ref().is_none_or(Occupant::computer) {
+        if timing.move_clock == 0 || self.state.seats[seat].as_ref().is_none_or(Occupant::computer) {
             return None;
         }
-        let left = self.state.reserve.get(seat.index()).copied().unwrap_or(0);
+        let left = self.state.reserve[seat];
         if self.turns.clocked_out(seat) {
             return Some(0);
         }
@@ -802,7 +796,7 @@ impl TableActor {
         if computers {
             let host = self.state.host;
             for seat in Seat::ALL {
-                if self.state.seats.at(seat).is_none() {
+                if self.state.seats[seat].is_none() {
                     self.add_computer(host, seat).await?;
                 }
             }
@@ -840,7 +834,7 @@ impl TableActor {
         }
         self.commit(Entry::Swapped { a, b }).await?;
         // Open sockets follow their players (seat indices are 0..4: in bounds).
-        self.conns.0.swap(a.index(), b.index());
+        self.conns.swap(a, b);
         self.publish();
         Ok(())
     }
@@ -850,7 +844,7 @@ impl TableActor {
         if target == self.state.host {
             return Err(Refusal::new(ErrorCode::BadMessage, "the host cannot free their own seat"));
         }
-        if self.state.seats.at(target).is_none() {
+        if self.state.seats[target].is_none() {
             return Ok(());
         }
         self.commit(Entry::Freed { seat: target }).await?;
@@ -861,7 +855,7 @@ impl TableActor {
     /// The host puts a computer in a free seat (in the lobby, or during a game).
     async fn add_computer(&mut self, seat: Seat, target: Seat) -> Result<(), Refusal> {
         self.require_host(seat)?;
-        if self.state.seats.at(target).is_some() {
+        if self.state.seats[target].is_some() {
             return Err(Refusal::new(ErrorCode::SeatTaken, format!("seat {target} is taken")));
         }
         self.commit(Entry::ComputerSeated { seat: target }).await?;
@@ -873,7 +867,7 @@ impl TableActor {
     /// After a `Freed` entry: closes the seat's connection with 4003 (its token is
     /// revoked) and gives it a fresh view channel, then tells everyone.
     fn vacate(&mut self, seat: Seat) {
-        let slot = self.conns.at_mut(seat);
+        let slot = &mut self.conns[seat];
         slot.kick(Kick { code: close::BAD_TOKEN, reason: "the host freed this seat" });
         *slot = SeatConn::default();
         self.turns.clear(seat);
@@ -883,7 +877,7 @@ impl TableActor {
 
     /// Undoes a join whose token never reached anyone.
     async fn release(&mut self, seat: Seat) {
-        if self.conns.at(seat).conn.is_some() {
+        if self.conns[seat].conn.is_some() {
             return;
         }
         match self.commit(Entry::Freed { seat }).await {
@@ -901,15 +895,12 @@ impl TableActor {
             Some(_) => {}
         }
         let mut votes = self.state.rematch;
-        if let Some(v) = votes.get_mut(seat.index()) {
-            *v = true;
-        }
+        votes[seat] = true;
         // Computers always want another game.
         let all = !self.state.has_free_seat()
-            && Seat::ALL.into_iter().all(|s| {
-                votes.get(s.index()).copied().unwrap_or(false)
-                    || self.state.seats.at(s).as_ref().is_some_and(Occupant::computer)
-            });
+            && Seat::ALL
+                .into_iter()
+                .all(|s| votes[s] || self.state.seats[s].as_ref().is_some_and(Occupant::computer));
         if all {
             // The new game's entry stands for the last vote too.
             self.new_game().await

@@ -212,39 +212,6 @@ impl TableHandle {
     }
 }
 
-/// Four values, one per seat, reached by [`Seat`] without indexing (so no panic path).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct BySeat<T>(pub(crate) [T; 4]);
-
-impl<T> BySeat<T> {
-    /// The value of `seat`.
-    pub(crate) fn at(&self, seat: Seat) -> &T {
-        let [a, b, c, d] = &self.0;
-        match seat.index() {
-            0 => a,
-            1 => b,
-            2 => c,
-            _ => d,
-        }
-    }
-
-    /// The value of `seat`, mutably.
-    pub(crate) fn at_mut(&mut self, seat: Seat) -> &mut T {
-        let [a, b, c, d] = &mut self.0;
-        match seat.index() {
-            0 => a,
-            1 => b,
-            2 => c,
-            _ => d,
-        }
-    }
-
-    /// Seats with their values, in seat order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (Seat, &T)> {
-        Seat::ALL.into_iter().zip(self.0.iter())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     /// A table's mailbox allocates 32 slots of this size up front; 2,500 tables pay it

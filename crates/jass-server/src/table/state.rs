@@ -9,10 +9,9 @@
 //! The state holds only what the entries say (R12: options, seeds and ordered actions
 //! replay the game). Connections, views and spectators are the actor's, not durable.
 
-use jass_engine::{Game, Options, Seat, Seed};
+use jass_engine::{BySeat, Game, Options, Seat, Seed};
 use jass_protocol::Timing;
 
-use super::BySeat;
 use crate::store::Entry;
 
 /// Who holds a seat, as far as the store knows.
@@ -89,7 +88,7 @@ pub(crate) struct TableState {
     /// Step-in and move clock.
     pub(crate) timing: Timing,
     /// Each seat's move-clock reserve left in the current game, in milliseconds.
-    pub(crate) reserve: [u32; 4],
+    pub(crate) reserve: BySeat<u32>,
     /// The seats' occupants.
     pub(crate) seats: BySeat<Option<Occupant>>,
     /// The host's seat; it follows the host through swaps.
@@ -99,7 +98,7 @@ pub(crate) struct TableState {
     /// Games started here (rematches count).
     pub(crate) games: u32,
     /// Rematch votes cast since the last game ended.
-    pub(crate) rematch: [bool; 4],
+    pub(crate) rematch: BySeat<bool>,
     /// Entries applied: the table's `version`. It only grows, also across restarts
     /// (the same entries give the same count), and presence never moves it
     /// (issue 13, points 4 and 7).
@@ -116,12 +115,12 @@ impl TableState {
         Self {
             options,
             timing: Timing::default(),
-            reserve: [Timing::default().reserve.saturating_mul(1000); 4],
+            reserve: BySeat([Timing::default().reserve.saturating_mul(1000); 4]),
             seats: BySeat::default(),
             host: Seat::ALL[0],
             game: None,
             games: 0,
-            rematch: [false; 4],
+            rematch: BySeat::default(),
             version: 0,
             game_version: 0,
         }
@@ -169,22 +168,19 @@ impl TableState {
             Entry::Seated { seat, name, token_hash } => {
                 let name = shown_name(*seat, name);
                 let waiting = self.playing();
-                *self.seats.at_mut(*seat) = Some(Occupant { name, token_hash: Some(*token_hash), waiting });
+                self.seats[*seat] = Some(Occupant { name, token_hash: Some(*token_hash), waiting });
             }
             Entry::ComputerSeated { seat } => {
                 let occupant = Occupant { name: computer_name(*seat), token_hash: None, waiting: false };
-                *self.seats.at_mut(*seat) = Some(occupant);
+                self.seats[*seat] = Some(occupant);
             }
             Entry::Freed { seat } => {
-                *self.seats.at_mut(*seat) = None;
-                if let Some(v) = self.rematch.get_mut(seat.index()) {
-                    *v = false;
-                }
+                self.seats[*seat] = None;
+                self.rematch[*seat] = false;
             }
             Entry::Swapped { a, b } => {
-                // Seat indices are 0..4, so the swap cannot go out of bounds.
-                self.seats.0.swap(a.index(), b.index());
-                self.rematch.swap(a.index(), b.index());
+                self.seats.swap(*a, *b);
+                self.rematch.swap(*a, *b);
                 if self.host == *a {
                     self.host = *b;
                 } else if self.host == *b {
@@ -198,8 +194,8 @@ impl TableState {
                 let new = Game::new(self.options, *seed).map_err(|_| ApplyError::BadOptions)?;
                 self.game = Some(new);
                 self.games = *game;
-                self.rematch = [false; 4];
-                self.reserve = [self.timing.reserve.saturating_mul(1000); 4];
+                self.rematch = BySeat::default();
+                self.reserve = BySeat([self.timing.reserve.saturating_mul(1000); 4]);
                 self.end_waiting();
                 self.game_version = self.version + 1;
             }
@@ -207,15 +203,13 @@ impl TableState {
                 if !self.finished() {
                     return Err(ApplyError::RematchOutOfPlace);
                 }
-                if let Some(v) = self.rematch.get_mut(seat.index()) {
-                    *v = true;
-                }
+                self.rematch[*seat] = true;
             }
             Entry::TimingSet { timing } => {
                 timing.validate().map_err(|_| ApplyError::BadTiming)?;
                 self.timing = *timing;
                 if self.game.is_none() {
-                    self.reserve = [timing.reserve.saturating_mul(1000); 4];
+                    self.reserve = BySeat([timing.reserve.saturating_mul(1000); 4]);
                 }
             }
             Entry::Action { seat, action, next_seed, reserve } => {
@@ -245,8 +239,8 @@ impl TableState {
                     // A new round was dealt: who joined during the last one plays now.
                     self.end_waiting();
                 }
-                if let (Some(left), Some(slot)) = (reserve, self.reserve.get_mut(seat.index())) {
-                    *slot = *left;
+                if let Some(left) = reserve {
+                    self.reserve[*seat] = *left;
                 }
                 self.game_version = self.version + 1;
             }
@@ -264,7 +258,7 @@ impl TableState {
 
     /// Whether the seat's player takes over only at the next deal.
     pub(crate) fn waiting(&self, seat: Seat) -> bool {
-        self.seats.at(seat).as_ref().is_some_and(|o| o.waiting)
+        self.seats[seat].as_ref().is_some_and(|o| o.waiting)
     }
 
     /// Whether a game action decided on `version` was decided on the game as it is.

@@ -7,11 +7,9 @@
 
 use std::time::Duration;
 
-use jass_engine::{Game, Seat};
+use jass_engine::{BySeat, Game, Seat};
 use jass_protocol::{Deadline, Timing};
 use tokio::time::Instant;
-
-use super::BySeat;
 
 /// What identifies one decision of one seat: a seat that acts twice in a row (it
 /// chooses the contract, then leads) gets a fresh turn for each.
@@ -64,22 +62,22 @@ impl Turns {
 
     /// Whether the computer plays for this seat's player now (step-in or clock).
     pub(crate) fn stands_in(&self, seat: Seat) -> bool {
-        *self.standing_in.at(seat) || *self.clock_out.at(seat)
+        self.standing_in[seat] || self.clock_out[seat]
     }
 
     /// Whether this seat's move clock ran out on the current decision.
     pub(crate) fn clocked_out(&self, seat: Seat) -> bool {
-        *self.clock_out.at(seat)
+        self.clock_out[seat]
     }
 
     /// The player is here again: their next decision is theirs.
     pub(crate) fn back(&mut self, seat: Seat) {
-        *self.standing_in.at_mut(seat) = false;
+        self.standing_in[seat] = false;
     }
 
     /// The seat has made a decision (whoever made it).
     pub(crate) fn decided(&mut self, seat: Seat) {
-        *self.clock_out.at_mut(seat) = false;
+        self.clock_out[seat] = false;
     }
 
     /// The seat's player decided themselves: they are here.
@@ -92,17 +90,17 @@ impl Turns {
     /// for the player while they stay away.
     pub(crate) fn expire(&mut self, seat: Seat, kind: Deadline, present: bool) {
         if kind == Deadline::MoveClock {
-            *self.clock_out.at_mut(seat) = true;
+            self.clock_out[seat] = true;
         }
         if !present {
-            *self.standing_in.at_mut(seat) = true;
+            self.standing_in[seat] = true;
         }
     }
 
     /// Forgets what belonged to the seat's last occupant.
     pub(crate) fn clear(&mut self, seat: Seat) {
-        *self.standing_in.at_mut(seat) = false;
-        *self.clock_out.at_mut(seat) = false;
+        self.standing_in[seat] = false;
+        self.clock_out[seat] = false;
     }
 }
 

@@ -444,7 +444,7 @@ pub async fn play_until(human: &mut Client, mut stop: impl FnMut(&jass_engine::S
         if g.result.is_some() || stop(&g) {
             return;
         }
-        let team = g.seat.unwrap().team().index();
+        let team = g.seat.unwrap().team();
         let msg = if g.allowed.bedanke && g.totals[team] >= human.view().options.target {
             Some(jass_protocol::ClientMsg::Bedanke { version: None, id: Some(human.id()) })
         } else if g.to_act == g.seat {
