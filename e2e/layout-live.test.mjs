@@ -123,7 +123,9 @@ for (const [label, size, locale] of [['phone', PHONE, 'de-DE'], ['desktop', DESK
         chose += 1;
         await press(p, tid(g.allowed.choose ? 'contract-obenabe' : 'schiebe'));
       } else {
-        // The top bar says who chose trump (and whether it was pushed).
+        // The top bar says who chose trump (and whether it was pushed), once a ninth
+        // trick still on show (the finished round's bar) has gone.
+        await p.page.waitForFunction(() => !window.__jass.ui.pause);
         const name = v.seats[g.chosen_by].name;
         const chip = await p.page.textContent(tid('chosen-by'));
         assert.ok(chip.includes(name), `chip "${chip}" names ${name}`);
