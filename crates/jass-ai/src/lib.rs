@@ -76,12 +76,33 @@ pub struct Config {
     /// Push (R3) when the best contract's estimated worth (point difference times the
     /// multiplier, plus Stöck) is below this.
     pub push_below: f64,
+    /// With at most this many cards left in the hands (0: never), each sampled deal
+    /// is solved exactly ([`jass_solver`]) instead of played out at random: late in a
+    /// round an exact value per deal is worth far more than many random playouts, and
+    /// the solver is fast there (issue 17 point 3).
+    pub solve_at_most: u32,
+    /// Deals solved per decision when solving (at least one; the time budget may cut
+    /// it short).
+    pub solve_deals: u32,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Self { playouts: 2_000, time_budget: Some(Duration::from_millis(500)), seed: 0, push_below: 50.0 }
+        Self {
+            playouts: 2_000,
+            time_budget: Some(Duration::from_millis(500)),
+            seed: 0,
+            push_below: 50.0,
+            solve_at_most: 0,
+            solve_deals: 24,
+        }
     }
+}
+
+thread_local! {
+    /// One solver per thread: its transposition table (4 MiB) is reused from solve to
+    /// solve instead of being allocated for each decision.
+    static SOLVER: std::cell::RefCell<jass_solver::Solver> = std::cell::RefCell::new(jass_solver::Solver::new());
 }
 
 /// A computer player for one seat.
@@ -264,6 +285,48 @@ impl Computer {
         let down: Vec<Card> = view.trick.cards.iter().map(|p| p.card).collect();
         let trick = Trick::from_cards(view.trick.leader, &down);
         let lost_a_trick = Team::ALL.map(|t| self.memory.has_lost_a_trick(t, view));
+        let held: u32 = view.hand_counts.iter().map(|(_, &n)| u32::from(n)).sum();
+        if held <= self.config.solve_at_most {
+            let done = u8::try_from(view.trick.number).unwrap_or(9);
+            // The solver needs the tricks each team took only for the match bonus:
+            // any split with both teams at one or more says "no match" as well.
+            let tricks_won = match lost_a_trick {
+                [false, _] => [done, 0],
+                [_, false] => [0, done],
+                _ => [done.saturating_sub(1), done.min(1)],
+            };
+            let solved = SOLVER.with_borrow_mut(|solver| {
+                let mut sums = vec![0i64; cards.len()];
+                let mut n = 0;
+                for d in 0..self.config.solve_deals.max(1) {
+                    if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
+                        break;
+                    }
+                    let Some(hands) = constraints.sample(&mut rng) else { continue };
+                    let pos = jass_solver::Position {
+                        hands,
+                        trick,
+                        contract,
+                        old_undenufe: self.options.old_undenufe,
+                        tricks_won,
+                        match_bonus: self.options.fixed_rounds.is_none(),
+                    };
+                    // A sample the solver refuses (a deal that cannot occur) is skipped.
+                    let Ok(values) = solver.card_values(&pos) else { continue };
+                    for (card, points) in values {
+                        if let Some(i) = cards.iter().position(|&c| c == card) {
+                            sums[i] += i64::from(points);
+                        }
+                    }
+                    n += 1;
+                }
+                (n > 0).then_some(sums)
+            });
+            if let Some(sums) = solved {
+                let best = sums.iter().enumerate().max_by_key(|(i, s)| (**s, std::cmp::Reverse(*i)))?.0;
+                return cards.get(best).copied();
+            }
+        }
         for d in 0..deals {
             if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
                 break;

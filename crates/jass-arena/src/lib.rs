@@ -54,6 +54,6 @@ pub use duplicate::{
     DealResult, Match, ROUND_POINTS, Run, card_points_options, deal_seed, play_deal, play_match, play_run,
     player_seed,
 };
-pub use players::{Kind, Player};
+pub use players::{Kind, Player, STRONG_SOLVE_AT_MOST};
 pub use rules::Rules;
 pub use stats::Summary;

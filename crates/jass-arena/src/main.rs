@@ -12,10 +12,10 @@ use jass_engine::Contract;
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Cli {
-    /// Pair A: random, rules or computer.
+    /// Pair A: random, rules, computer or strong.
     #[arg(long, default_value = "computer")]
     a: Kind,
-    /// Pair B: random, rules or computer.
+    /// Pair B: random, rules, computer or strong.
     #[arg(long, default_value = "random")]
     b: Kind,
     /// Number of deals (each played twice, teams swapped).
@@ -33,11 +33,21 @@ struct Cli {
     /// Playouts per decision of the common contract chooser.
     #[arg(long, default_value_t = 2000)]
     contract_playouts: u32,
+    /// A `strong` player solves each sampled deal exactly from this many cards left
+    /// in the hands on.
+    #[arg(long, default_value_t = jass_arena::STRONG_SOLVE_AT_MOST)]
+    solve_at_most: u32,
+    /// Deals a `strong` player solves per decision.
+    #[arg(long, default_value_t = 24)]
+    solve_deals: u32,
 }
 
-fn with_budget(kind: Kind, playouts: u32) -> Kind {
+fn with_budget(kind: Kind, cli: &Cli) -> Kind {
     match kind {
-        Kind::Computer { .. } => Kind::Computer { playouts },
+        Kind::Computer { .. } => Kind::Computer { playouts: cli.playouts },
+        Kind::Strong { .. } => {
+            Kind::Strong { playouts: cli.playouts, solve_at_most: cli.solve_at_most, solve_deals: cli.solve_deals }
+        }
         other => other,
     }
 }
@@ -45,8 +55,8 @@ fn with_budget(kind: Kind, playouts: u32) -> Kind {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let m = Match {
-        a: with_budget(cli.a, cli.playouts),
-        b: with_budget(cli.b, cli.playouts),
+        a: with_budget(cli.a, &cli),
+        b: with_budget(cli.b, &cli),
         seed: cli.seed,
         deals: cli.deals,
         threads: cli.threads,
