@@ -44,6 +44,7 @@
 //! ```
 
 mod order;
+mod rules;
 mod search;
 mod table;
 
@@ -207,7 +208,6 @@ impl Solver {
     }
 
     fn solve(&mut self, pos: &Position, team: Team) -> u32 {
-        self.table.clear();
         let mut s = search::Search::new(pos, team, &mut self.table, &mut self.stats);
         s.mtdf()
     }
