@@ -14,6 +14,8 @@ pub struct Stats {
     pub nodes: u64,
     /// Zero-window searches run.
     pub searches: u64,
+    /// Cut-offs by position in the trick and move number; \[4\]: nodes.
+    pub cuts: [[u64; 5]; 4],
 }
 
 const LAST: i32 = LAST_TRICK_BONUS as i32;
@@ -132,8 +134,13 @@ impl<'a> Search<'a> {
         // The first guess: the points of one line of play where every seat plays its
         // best-ordered card; MTD(f) needs fewer searches the closer it starts.
         let mut g = self.greedy(root, taken).clamp(lower, upper);
+        let mut first = true;
         while lower < upper {
-            let beta = if g == lower { g + 1 } else { g };
+            // The first test is at the guess; then bisection: with point values the
+            // fail-soft bounds close in by a few points a search, halving is faster
+            // (24 cards: 6 searches instead of 19, a fifth fewer nodes).
+            let beta = if first { g.max(lower + 1) } else { (lower + upper + 1) / 2 };
+            first = false;
             self.stats.searches += 1;
             g = self.alpha_beta(root, taken, beta - 1, beta);
             if g < beta {
@@ -225,6 +232,27 @@ impl<'a> Search<'a> {
         let mut key = 0;
         let mut first = None;
         if cur.len == 0 {
+            let (tricks, points) = self.sure_tricks(seat);
+            if tricks > 0 {
+                let tricks_left = self.left / 4;
+                if seat % 2 == self.max {
+                    if tricks == tricks_left {
+                        return self.rem + LAST + if self.match_possible(taken) { MATCH } else { 0 };
+                    }
+                    if points >= beta {
+                        return points;
+                    }
+                } else {
+                    if tricks == tricks_left {
+                        return 0;
+                    }
+                    // The other side takes a trick: no match, and not these points.
+                    let c = self.rem + LAST - points;
+                    if c <= alpha {
+                        return c;
+                    }
+                }
+            }
             key = self.key(cur.leader, self.match_possible(taken));
             if let Some(Bound { lower, upper, best }) = self.table.get(key) {
                 if lower >= beta {
@@ -245,7 +273,8 @@ impl<'a> Search<'a> {
         let maximising = seat % 2 == self.max;
         let mut best = if maximising { i32::MIN } else { i32::MAX };
         let mut best_card = 0u8;
-        for card in moves {
+        let nmoves = moves.len();
+        for (i, card) in moves.into_iter().enumerate() {
             self.stats.nodes += 1;
             let p = i32::from(self.rules.points[usize::from(card)]);
             self.hands[seat] = hand & !(1u64 << card);
@@ -272,9 +301,11 @@ impl<'a> Search<'a> {
                 beta = beta.min(v);
             }
             if alpha >= beta {
+                if nmoves > 1 { self.stats.cuts[usize::from(cur.len)][i.min(3)] += 1; }
                 break;
             }
         }
+        if nmoves > 1 { self.stats.cuts[usize::from(cur.len)][4] += 1; }
         if cur.len == 0 {
             let lower_only = best >= beta0;
             let bound = if best <= alpha0 {
@@ -344,6 +375,39 @@ impl<'a> Search<'a> {
             key |= u128::from(canon << 18 | seq) << (27 * s);
         }
         key
+    }
+
+    /// Tricks the leader `seat` takes whatever the others do, and the points of its
+    /// own cards in them: its unbroken run from the top of the trumps still held, and
+    /// (when neither opponent holds a trump) its unbroken run from the top of each
+    /// other suit. Each keeps it on lead, so it can cash them all.
+    fn sure_tricks(&self, seat: usize) -> (u32, i32) {
+        let hand = self.hands[seat];
+        let opp_trumps = match self.rules.trump {
+            Some(t) => (self.hands[(seat + 1) & 3] | self.hands[(seat + 3) & 3]) >> (t * 9) & SUIT_MASK != 0,
+            None => false,
+        };
+        let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
+        let (mut tricks, mut points) = (0, 0);
+        for s in 0..4 {
+            let mine = hand >> (s * 9) & SUIT_MASK;
+            if mine == 0 || (opp_trumps && Some(s) != self.rules.trump) {
+                continue;
+            }
+            let places = &self.rules.to_places[s];
+            let m = places[mine as usize];
+            let mut a = places[(all >> (s * 9) & SUIT_MASK) as usize];
+            while a != 0 {
+                let top = 15 - a.leading_zeros();
+                if m >> top & 1 == 0 {
+                    break;
+                }
+                tricks += 1;
+                points += i32::from(self.rules.points[usize::from(self.rules.by_order[s][top as usize])]);
+                a &= !(1u16 << top);
+            }
+        }
+        (tricks, points)
     }
 
     /// A card as (suit, how many cards of its suit still held are below it) + 1, the
