@@ -177,8 +177,6 @@ fn main() {
             let _ = solver.points(&pos, pos.to_move().team());
             times.push(t0.elapsed());
         }
-        let st = solver.take_stats();
-        println!("{:?}", st.cuts);
-        report(&left.to_string(), times, st, stopped);
+        report(&left.to_string(), times, solver.take_stats(), stopped);
     }
 }

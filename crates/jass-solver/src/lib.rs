@@ -12,19 +12,28 @@
 //! (the method of the strongest bridge and Skat programs).
 //!
 //! # How it is fast
-//! - **Zero-window search** (MTD(f)): the exact value is found by a few alpha-beta
-//!   searches with a window of width one, each of which prunes far more than a
-//!   full-window search; the previous bound is the next guess.
-//! - **Transposition table at trick boundaries**: the hands are fixed for a solve, so
-//!   the cards still out and the leader (and whether a match is still possible) say
-//!   everything about the rest of the round; each entry keeps a lower and an upper
-//!   bound of the points still to take.
+//! - **Zero-window search**: the exact value is found by a few alpha-beta searches
+//!   with a window of width one, each of which prunes far more than a full-window
+//!   search; the first tests the points of a quick playout, the next ones halve the
+//!   interval the fail-soft bounds leave.
+//! - **Transposition table at trick boundaries** (`table`): a fixed-size table with
+//!   exact keys, kept across the searches of a solve and from solve to solve. The
+//!   key is the relative-rank form of the cards still held (per suit, which places
+//!   in the contract's order are held by whom, up to cards of equal points that are
+//!   gone), so positions that differ only in which small cards were played share
+//!   an entry; each entry keeps bounds on the points still to take and the best
+//!   lead.
+//! - **Bounds** (`search`): a side cannot take more than the points still out (with
+//!   the last trick, and the match while possible); the leader's sure tricks (its
+//!   unbroken top runs) give the leading side a floor, or cap the other.
 //! - **Equivalent cards** (`order`): two cards of one hand, of one suit, with equal
 //!   points and no card still in play between them, lead to the same results, so only
 //!   one is searched.
-//! - **Move ordering** (`order`): a card that takes the trick (or the cheapest one
-//!   when the trick is lost, the richest when the partner has it) first, so cut-offs
-//!   come early.
+//! - **Move ordering** (`order`): the table's best lead first, then a card that takes
+//!   the trick (or the cheapest one when the trick is lost, the richest when the
+//!   partner has it), so cut-offs come early.
+//! - **No allocation in the search**: hands are bit masks, the trick is a few bytes,
+//!   the per-contract tables (`rules`) are built once.
 //!
 //! ```
 //! use jass_engine::{CardSet, Contract, Seat, Team, Trick};

@@ -13,7 +13,14 @@ use crate::search::Cur;
 
 /// The legal cards worth searching (card indices), best guess first; `first`, if
 /// among them, goes before all.
-pub(crate) fn moves(rules: &Rules, legal: u64, live: u64, cur: &Cur, seat: usize, first: Option<u8>) -> ArrayVec<u8, 9> {
+pub(crate) fn moves(
+    rules: &Rules,
+    legal: u64,
+    live: u64,
+    cur: &Cur,
+    seat: usize,
+    first: Option<u8>,
+) -> ArrayVec<u8, 9> {
     let mut reps: ArrayVec<(i32, u8), 9> = ArrayVec::new();
     for suit in 0..4 {
         if legal >> (suit * 9) & SUIT_MASK == 0 {

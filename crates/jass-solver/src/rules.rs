@@ -52,7 +52,8 @@ impl Rules {
 }
 
 fn build(variant: usize) -> Rules {
-    let (contract, old) = if variant == 6 { (Contract::Undenufe, true) } else { (Contract::ALL[variant], false) };
+    let (contract, old) =
+        if variant == 6 { (Contract::Undenufe, true) } else { (Contract::ALL[variant], false) };
     let t = tables(contract, old);
     let trump = contract.trump().map(|s| s.index());
     let mut by_order = [[0u8; 9]; 4];
@@ -64,7 +65,8 @@ fn build(variant: usize) -> Rules {
             by_order[s][usize::from(t.order[c])] = c as u8;
         }
         for (m, out) in to_places[s].iter_mut().enumerate() {
-            *out = (0..9).filter(|r| m >> r & 1 == 1).map(|r| 1u16 << t.order[s * 9 + r]).fold(0, |a, b| a | b);
+            *out =
+                (0..9).filter(|r| m >> r & 1 == 1).map(|r| 1u16 << t.order[s * 9 + r]).fold(0, |a, b| a | b);
         }
         let mut first: HashMap<Vec<u8>, u16> = HashMap::new();
         for (places, out) in canon[s].iter_mut().enumerate() {
@@ -81,7 +83,16 @@ fn build(variant: usize) -> Rules {
             *out = by_order[ts][..place].iter().fold(0, |a, &c| a | 1u64 << c);
         }
     }
-    Rules { variant: variant as u8, points: t.points, order: t.order, trump, by_order, to_places, canon, trumps_below }
+    Rules {
+        variant: variant as u8,
+        points: t.points,
+        order: t.order,
+        trump,
+        by_order,
+        to_places,
+        canon,
+        trumps_below,
+    }
 }
 
 static RULES: LazyLock<Vec<Rules>> = LazyLock::new(|| (0..VARIANTS).map(build).collect());

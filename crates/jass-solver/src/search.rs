@@ -14,8 +14,6 @@ pub struct Stats {
     pub nodes: u64,
     /// Zero-window searches run.
     pub searches: u64,
-    /// Cut-offs by position in the trick and move number; \[4\]: nodes.
-    pub cuts: [[u64; 5]; 4],
 }
 
 const LAST: i32 = LAST_TRICK_BONUS as i32;
@@ -263,7 +261,7 @@ impl<'a> Search<'a> {
                 }
                 alpha = alpha.max(lower);
                 beta = beta.min(upper);
-                first = self.from_relative(seat, best);
+                first = self.held_relative(seat, best);
             }
         }
         let (alpha0, beta0) = (alpha, beta);
@@ -273,8 +271,7 @@ impl<'a> Search<'a> {
         let maximising = seat % 2 == self.max;
         let mut best = if maximising { i32::MIN } else { i32::MAX };
         let mut best_card = 0u8;
-        let nmoves = moves.len();
-        for (i, card) in moves.into_iter().enumerate() {
+        for card in moves {
             self.stats.nodes += 1;
             let p = i32::from(self.rules.points[usize::from(card)]);
             self.hands[seat] = hand & !(1u64 << card);
@@ -301,19 +298,17 @@ impl<'a> Search<'a> {
                 beta = beta.min(v);
             }
             if alpha >= beta {
-                if nmoves > 1 { self.stats.cuts[usize::from(cur.len)][i.min(3)] += 1; }
                 break;
             }
         }
-        if nmoves > 1 { self.stats.cuts[usize::from(cur.len)][4] += 1; }
         if cur.len == 0 {
             let lower_only = best >= beta0;
             let bound = if best <= alpha0 {
                 Bound { lower: 0, upper: best, best: 0 }
             } else if lower_only {
-                Bound { lower: best, upper: i32::MAX, best: self.to_relative(best_card) }
+                Bound { lower: best, upper: i32::MAX, best: self.relative(best_card) }
             } else {
-                Bound { lower: best, upper: best, best: self.to_relative(best_card) }
+                Bound { lower: best, upper: best, best: self.relative(best_card) }
             };
             self.table.put(key, self.left as u8, bound);
         }
@@ -412,7 +407,7 @@ impl<'a> Search<'a> {
 
     /// A card as (suit, how many cards of its suit still held are below it) + 1, the
     /// form that holds for every position with the same key.
-    fn to_relative(&self, card: u8) -> u8 {
+    fn relative(&self, card: u8) -> u8 {
         let c = usize::from(card);
         let s = c / 9;
         let all = self.hands.iter().fold(0, |a, h| a | h) >> (s * 9) & SUIT_MASK;
@@ -422,8 +417,8 @@ impl<'a> Search<'a> {
         (s as u8) << 4 | below | 0x80
     }
 
-    /// The card of `seat` that `to_relative` named, if it holds it.
-    fn from_relative(&self, seat: usize, rel: u8) -> Option<u8> {
+    /// The card of `seat` that `relative` named, if it holds it.
+    fn held_relative(&self, seat: usize, rel: u8) -> Option<u8> {
         if rel & 0x80 == 0 {
             return None;
         }
@@ -500,6 +495,62 @@ pub(crate) fn legal_mask(rules: &Rules, hand: u64, cur: &Cur) -> u64 {
                 return ok;
             }
             ok & !rules.trumps_below[usize::from(cur.power - 32)]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use jass_engine::{CardSet, Contract, Seat, Trick, legal_cards};
+
+    use super::{Cur, advance, legal_mask};
+    use crate::rules::rules;
+
+    /// The search's mask form of R5 gives the engine's legal cards, and its trick
+    /// winner the engine's, on every trick prefix of many random deals.
+    #[test]
+    fn legal_masks_and_winners_match_the_engine() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rand = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for round in 0..3000 {
+            let contract = Contract::ALL[round % 6];
+            let r = rules(contract, false);
+            let mut cards: Vec<usize> = (0..36).collect();
+            for i in (1..36).rev() {
+                cards.swap(i, rand(i as u64 + 1) as usize);
+            }
+            let mut hands = [0u64; 4];
+            for (i, c) in cards.iter().enumerate() {
+                hands[i % 4] |= 1 << c;
+            }
+            let mut leader = Seat::ALL[rand(4) as usize];
+            for _ in 0..9 {
+                let mut trick = Trick::new(leader);
+                let mut cur = Cur::new(leader.index() as u8);
+                for _ in 0..4 {
+                    let seat = trick.next_seat().index();
+                    let want = legal_cards(CardSet::from_bits(hands[seat]), &trick, contract).bits();
+                    assert_eq!(legal_mask(r, hands[seat], &cur), want, "{contract} {trick:?}");
+                    let n = want.count_ones();
+                    let mut pick = rand(u64::from(n));
+                    let mut bits = want;
+                    while pick > 0 {
+                        bits &= bits - 1;
+                        pick -= 1;
+                    }
+                    let card = bits.trailing_zeros() as usize;
+                    hands[seat] &= !(1 << card);
+                    trick.push(jass_engine::Card::from_index(card as u8).unwrap());
+                    advance(r, &mut cur, card);
+                    assert_eq!(trick.winner(contract).map(|s| s.index() as u8), Some(cur.win));
+                }
+                leader = trick.winner(contract).unwrap();
+            }
         }
     }
 }
