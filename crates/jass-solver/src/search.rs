@@ -251,6 +251,20 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+            if let Some((holder, points)) = self.top_trumps()
+                && holder != seat
+            {
+                if holder % 2 == self.max {
+                    if points >= beta {
+                        return points;
+                    }
+                } else {
+                    let c = self.rem + LAST - points;
+                    if c <= alpha {
+                        return c;
+                    }
+                }
+            }
             key = self.key(cur.leader, self.match_possible(taken));
             if let Some(Bound { lower, upper, best }) = self.table.get(key) {
                 if lower >= beta {
@@ -403,6 +417,31 @@ impl<'a> Search<'a> {
             }
         }
         (tricks, points)
+    }
+
+    /// The seat holding the highest trump still out, and the points of its unbroken
+    /// run from the top: each card of it takes a trick, since a trump may always be
+    /// played (R5.3) and must be when trump is led (R5.2), and nothing beats it.
+    fn top_trumps(&self) -> Option<(usize, i32)> {
+        let t = self.rules.trump?;
+        let places = &self.rules.to_places[t];
+        let m = self.hands.map(|h| places[(h >> (t * 9) & SUIT_MASK) as usize]);
+        let mut all = m[0] | m[1] | m[2] | m[3];
+        if all == 0 {
+            return None;
+        }
+        let top = 15 - all.leading_zeros();
+        let holder = m.iter().position(|h| h >> top & 1 == 1)?;
+        let mut points = 0;
+        while all != 0 {
+            let top = 15 - all.leading_zeros();
+            if m[holder] >> top & 1 == 0 {
+                break;
+            }
+            points += i32::from(self.rules.points[usize::from(self.rules.by_order[t][top as usize])]);
+            all &= !(1u16 << top);
+        }
+        Some((holder, points))
     }
 
     /// A card as (suit, how many cards of its suit still held are below it) + 1, the
