@@ -23,19 +23,22 @@ pub(crate) fn moves(
 ) -> ArrayVec<u8, 9> {
     let mut reps: ArrayVec<(i32, u8), 9> = ArrayVec::new();
     for suit in 0..4 {
-        if legal >> (suit * 9) & SUIT_MASK == 0 {
+        let legal_here = (legal >> (suit * 9) & SUIT_MASK) as usize;
+        if legal_here == 0 {
             continue;
         }
+        let places = &rules.to_places[suit];
+        let legal_places = places[legal_here];
+        let mut live_places = places[(live >> (suit * 9) & SUIT_MASK) as usize];
         let mut run: Option<u8> = None;
-        for &card in &rules.by_order[suit] {
-            let bit = 1u64 << card;
-            if live & bit == 0 {
-                continue;
-            }
-            if legal & bit == 0 {
+        while live_places != 0 {
+            let k = live_places.trailing_zeros();
+            live_places &= live_places - 1;
+            if legal_places >> k & 1 == 0 {
                 run = None;
                 continue;
             }
+            let card = rules.by_order[suit][k as usize];
             let p = rules.points[usize::from(card)];
             if run == Some(p) {
                 // Equivalent to the card below it: already searched.
@@ -43,10 +46,15 @@ pub(crate) fn moves(
             }
             run = Some(p);
             let s = if first == Some(card) { i32::MAX } else { score(rules, usize::from(card), cur, seat) };
+            // Insertion by score, best first (at most nine cards).
+            let mut i = reps.len();
             reps.push((s, card));
+            while i > 0 && reps[i - 1].0 < s {
+                reps.swap(i - 1, i);
+                i -= 1;
+            }
         }
     }
-    reps.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
     reps.into_iter().map(|(_, c)| c).collect()
 }
 
