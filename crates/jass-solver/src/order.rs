@@ -70,6 +70,15 @@ fn score(rules: &Rules, card: usize, cur: &Cur, seat: usize) -> i32 {
     }
     let partner_has_it = usize::from(cur.win) % 2 == seat % 2;
     let takes = rules.power(card, usize::from(cur.led)) > cur.power;
+    if cur.len == 3 && partner_has_it {
+        // Last to play and the partner takes it: give points, no need to overtake
+        // (24 cards: 5 % fewer nodes).
+        return if takes { p * 2 - 1 } else { p * 2 };
+    }
+    if cur.len == 2 && partner_has_it && !takes {
+        // Third, the partner's lead holds: a cheap card before overtaking it.
+        return 150 - p * 4 - strength;
+    }
     match (takes, partner_has_it) {
         (true, _) => 200 - strength * 2 + p,
         (false, true) => 100 + p,
