@@ -5,6 +5,8 @@
 //!
 //! `cargo run --release -p jass-solver --example solve -- --cards 12,16,20,24,28,36 --n 1000`
 //!
+//! `--values` times [`Solver::card_values`] (every legal card's value) instead.
+//!
 //! `--check N` instead compares N positions with 1 to 16 cards left against a plain
 //! alpha-beta search (no table, no merged cards, no bounds: the minimax value).
 
@@ -161,6 +163,7 @@ fn main() {
         .split(',')
         .filter_map(|c| c.trim().parse().ok())
         .collect();
+    let values = std::env::args().any(|a| a == "--values");
     let mut solver = Solver::new();
     for left in classes {
         let mut times = Vec::new();
@@ -174,7 +177,11 @@ fn main() {
             let dealt = deal(&mut rng);
             let pos = play_down(&mut rng, dealt, left);
             let t0 = Instant::now();
-            let _ = solver.points(&pos, pos.to_move().team());
+            if values {
+                let _ = solver.card_values(&pos);
+            } else {
+                let _ = solver.points(&pos, pos.to_move().team());
+            }
             times.push(t0.elapsed());
         }
         report(&left.to_string(), times, solver.take_stats(), stopped);

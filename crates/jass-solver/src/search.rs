@@ -125,13 +125,17 @@ impl<'a> Search<'a> {
     }
 
     /// The exact value, by zero-window searches converging on it.
-    pub(crate) fn mtdf(&mut self) -> u32 {
+    pub(crate) fn mtdf(&mut self, guess: Option<u32>) -> u32 {
         let root = self.root;
         let taken = self.taken;
         let (mut lower, mut upper) = (0, self.ceiling(&root, taken));
-        // The first guess: the points of one line of play where every seat plays its
-        // best-ordered card; MTD(f) needs fewer searches the closer it starts.
-        let mut g = self.greedy(root, taken).clamp(lower, upper);
+        // The first guess, if the caller has none: the points of one line of play
+        // where every seat plays its best-ordered card; fewer searches the closer it is.
+        let guess = match guess {
+            Some(g) => i32::try_from(g).unwrap_or(0),
+            None => self.greedy(root, taken),
+        };
+        let mut g = guess.clamp(lower, upper);
         let mut first = true;
         while lower < upper {
             // The first test is at the guess; then bisection: with point values the
