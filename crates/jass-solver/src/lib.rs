@@ -35,6 +35,14 @@
 //! - **No allocation in the search**: hands are bit masks, the trick is a few bytes,
 //!   the per-contract tables (`rules`) are built once.
 //!
+//! # Speed
+//! One core, `cargo run --release -p jass-solver --example solve -- --cards
+//! 12,16,20 --n 1000` (and `--cards 24,28 --n 200`), median / p99: 12 cards 0.012 /
+//! 0.05 ms, 16 cards 0.07 / 0.35 ms, 20 cards 0.46 / 4.3 ms, 24 cards 2.8 / 30 ms,
+//! 28 cards 26 / 430 ms; a whole deal from the opening lead about 2.5 s median with
+//! rare deals of minutes. The issue 17 targets (whole deal median 5 ms, p99 100 ms;
+//! at most 20 cards p99 1 ms) are not reached yet.
+//!
 //! ```
 //! use jass_engine::{CardSet, Contract, Seat, Team, Trick};
 //! use jass_solver::{Position, Solver};
