@@ -1,78 +1,99 @@
 //! The transposition table: bounds on the points still to take, by trick boundary.
 //!
-//! Fixed size, one entry per slot (a newer entry replaces an older one), and a
-//! generation number instead of clearing: a new solve makes every old entry stale
-//! at once.
+//! Keys are exact (no hash collisions can change a value): the relative-rank form of
+//! the cards still held (`search::Search::key`), the leader, whether a match is still
+//! possible, the contract reading and the team maximised. So an entry stays true from
+//! solve to solve and is never cleared; a solve number only ages entries for
+//! replacement. Buckets of two: the first slot keeps the entry with more cards left
+//! (it saved more work), the second always takes the newest.
 
-/// Bounds on the value of a position: the true value lies in `lower..=upper`.
+/// Bounds on the value of a position: the true value lies in `lower..=upper`, and
+/// `best` (0 = none) is the lead that was best or cut off, in relative form.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Bound {
     pub(crate) lower: i32,
     pub(crate) upper: i32,
+    pub(crate) best: u8,
 }
 
 #[derive(Copy, Clone, Debug, Default)]
 struct Slot {
-    /// The key with the generation in its top bits; 0 is never a live key.
-    tag: u64,
+    /// The key; 0 is never a live key (the match bit or a card is always set).
+    key: u128,
     lower: i16,
     upper: i16,
+    best: u8,
+    /// Cards left at the position: what searching it again would cost.
+    depth: u8,
+    /// The solve that last wrote it.
+    age: u16,
 }
 
-/// 2^18 slots of 16 bytes: 4 MiB, plenty for a round (one is visited per trick
-/// boundary; a whole deal reaches some tens of thousands).
-const SLOTS: usize = 1 << 18;
+/// 2^19 buckets of two 32-byte slots: 32 MiB.
+const BUCKETS: usize = 1 << 19;
 
 #[derive(Debug)]
 pub(crate) struct Table {
-    slots: Vec<Slot>,
-    generation: u64,
+    slots: Vec<[Slot; 2]>,
+    age: u16,
 }
 
 impl Default for Table {
     fn default() -> Self {
-        Self { slots: vec![Slot::default(); SLOTS], generation: 1 }
+        Self { slots: vec![[Slot::default(); 2]; BUCKETS], age: 0 }
     }
 }
 
 impl Table {
-    /// Forgets every entry.
-    pub(crate) fn clear(&mut self) {
-        self.generation += 1;
-        if self.generation >= 1 << 24 {
-            self.slots.fill(Slot::default());
-            self.generation = 1;
-        }
+    /// Starts a new solve: older entries become the first to be replaced.
+    pub(crate) fn next_solve(&mut self) {
+        self.age = self.age.wrapping_add(1);
     }
 
-    fn index(key: u64) -> usize {
-        // Fibonacci hashing: the key's bits are card bits, far from uniform.
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 18)) as usize
+    #[inline]
+    fn index(key: u128) -> usize {
+        let h = (key as u64 ^ (key >> 64) as u64 ^ (key >> 101) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> (64 - 19)) as usize
     }
 
-    fn tag(&self, key: u64) -> u64 {
-        key | self.generation << 40
+    #[inline]
+    pub(crate) fn get(&self, key: u128) -> Option<Bound> {
+        let bucket = self.slots.get(Self::index(key))?;
+        bucket.iter().find(|s| s.key == key).map(|s| Bound {
+            lower: i32::from(s.lower),
+            upper: i32::from(s.upper),
+            best: s.best,
+        })
     }
 
-    pub(crate) fn get(&self, key: u64) -> Option<Bound> {
-        let slot = self.slots.get(Self::index(key))?;
-        (slot.tag == self.tag(key))
-            .then(|| Bound { lower: i32::from(slot.lower), upper: i32::from(slot.upper) })
-    }
-
-    pub(crate) fn put(&mut self, key: u64, b: Bound) {
-        let tag = self.tag(key);
+    #[inline]
+    pub(crate) fn put(&mut self, key: u128, depth: u8, b: Bound) {
+        let age = self.age;
         // Values are at most 257 points; an open upper bound is stored as i16::MAX.
         let lower = i16::try_from(b.lower).unwrap_or(i16::MAX);
         let upper = i16::try_from(b.upper).unwrap_or(i16::MAX);
-        if let Some(slot) = self.slots.get_mut(Self::index(key)) {
-            if slot.tag == tag {
+        let Some(bucket) = self.slots.get_mut(Self::index(key)) else { return };
+        for s in bucket.iter_mut() {
+            if s.key == key {
                 // Two searches of one position: keep the tighter of both bounds.
-                slot.lower = slot.lower.max(lower);
-                slot.upper = slot.upper.min(upper);
-            } else {
-                *slot = Slot { tag, lower, upper };
+                s.lower = s.lower.max(lower);
+                s.upper = s.upper.min(upper);
+                if b.best != 0 {
+                    s.best = b.best;
+                }
+                s.age = age;
+                return;
             }
+        }
+        let new = Slot { key, lower, upper, best: b.best, depth, age };
+        let [first, second] = bucket;
+        if first.age != age || first.depth <= depth {
+            if first.key != 0 {
+                *second = *first;
+            }
+            *first = new;
+        } else {
+            *second = new;
         }
     }
 }

@@ -111,3 +111,53 @@ fn positions_that_cannot_occur_are_refused() {
     bad.hands[seat] = bad.hands[seat].with(card);
     assert!(bad.validate().is_err(), "a card held twice");
 }
+
+/// Issue 17 point 1: the table's relative-rank keys. Two positions that differ only
+/// in which of two equal-point cards with nothing in play between them was already
+/// played share every table entry: the second solve finds its value in the table
+/// without searching a card, and the value is the same.
+#[test]
+fn a_transposed_position_is_answered_from_the_table() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(29);
+    let mut found = 0;
+    for _ in 0..400 {
+        let pos = random_position(&mut rng, 12);
+        let t = tables(pos.contract, pos.old_undenufe);
+        let held = pos.hands.iter().fold(CardSet::EMPTY, |a, h| a | *h);
+        // A held card `c` and a played card `d` of its suit with equal points and no
+        // held card between them in the contract's order.
+        let swap = (0..4).find_map(|seat| {
+            pos.hands[seat].iter().find_map(|c| {
+                (0..36u8).filter_map(jass_engine::Card::from_index).find_map(|d| {
+                    let (oc, od) = (t.order[c.index()], t.order[d.index()]);
+                    let between = held.iter().any(|x| {
+                        x.suit() == c.suit()
+                            && t.order[x.index()].clamp(oc.min(od), oc.max(od)) == t.order[x.index()]
+                            && x != c
+                    });
+                    (d.suit() == c.suit()
+                        && !held.contains(d)
+                        && t.points[c.index()] == t.points[d.index()]
+                        && !between)
+                        .then_some((seat, c, d))
+                })
+            })
+        });
+        let Some((seat, c, d)) = swap else { continue };
+        let mut other = pos;
+        other.hands[seat] = other.hands[seat].without(c).with(d);
+        other.validate().unwrap();
+        let mut solver = Solver::new();
+        let team = Team::ALL[0];
+        let first = solver.points(&pos, team).unwrap();
+        solver.take_stats();
+        assert_eq!(solver.points(&other, team).unwrap(), first, "{pos:?} / {other:?}");
+        assert_eq!(solver.take_stats().nodes, 0, "answered from the table");
+        assert_eq!(minimax(&other, team), first);
+        found += 1;
+        if found == 20 {
+            break;
+        }
+    }
+    assert!(found >= 10, "enough transposed pairs: {found}");
+}
