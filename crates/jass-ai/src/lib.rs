@@ -44,9 +44,12 @@
 //! game.apply(seat, action, || Seed([4; 32])).unwrap();
 //! ```
 
+mod knowledge;
 mod memory;
 mod rollout;
 mod sample;
+
+pub use knowledge::SeatKnowledge;
 
 use std::time::{Duration, Instant};
 

@@ -46,6 +46,7 @@
 //! without a time budget so that it reproduces).
 
 mod duplicate;
+mod mcts;
 mod players;
 mod rules;
 mod stats;
@@ -54,6 +55,7 @@ pub use duplicate::{
     DealResult, Match, ROUND_POINTS, Run, card_points_options, deal_seed, play_deal, play_match, play_run,
     player_seed,
 };
-pub use players::{Kind, Player};
+pub use mcts::{Budget, DETERMINIZATIONS_PER_TRICK, Mcts};
+pub use players::{Kind, MCTS_DEFAULT_ITERATIONS, Player};
 pub use rules::Rules;
 pub use stats::Summary;

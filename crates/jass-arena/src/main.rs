@@ -5,17 +5,17 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use jass_arena::{Kind, Match, Summary, play_match};
+use jass_arena::{Budget, Kind, MCTS_DEFAULT_ITERATIONS, Match, Summary, play_match};
 use jass_engine::Contract;
 
 /// A duplicate match between two card players, card points only (157 a round).
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Cli {
-    /// Pair A: random, rules or computer.
+    /// Pair A: random, rules, computer or mcts.
     #[arg(long, default_value = "computer")]
     a: Kind,
-    /// Pair B: random, rules or computer.
+    /// Pair B: random, rules, computer or mcts.
     #[arg(long, default_value = "random")]
     b: Kind,
     /// Number of deals (each played twice, teams swapped).
@@ -33,11 +33,22 @@ struct Cli {
     /// Playouts per decision of the common contract chooser.
     #[arg(long, default_value_t = 2000)]
     contract_playouts: u32,
+    /// UCT iterations per determinization of an `mcts` player (15 × tricks left
+    /// determinizations per card); reproducible.
+    #[arg(long, default_value_t = MCTS_DEFAULT_ITERATIONS)]
+    mcts_iterations: u32,
+    /// Wall time per card of an `mcts` player in ms, shared by its determinizations;
+    /// replaces `--mcts-iterations` when given (not reproducible).
+    #[arg(long)]
+    mcts_ms: Option<u32>,
 }
 
-fn with_budget(kind: Kind, playouts: u32) -> Kind {
+fn with_budget(kind: Kind, cli: &Cli) -> Kind {
     match kind {
-        Kind::Computer { .. } => Kind::Computer { playouts },
+        Kind::Computer { .. } => Kind::Computer { playouts: cli.playouts },
+        Kind::Mcts { .. } => Kind::Mcts {
+            budget: cli.mcts_ms.map_or(Budget::Iterations(cli.mcts_iterations), Budget::Millis),
+        },
         other => other,
     }
 }
@@ -45,8 +56,8 @@ fn with_budget(kind: Kind, playouts: u32) -> Kind {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let m = Match {
-        a: with_budget(cli.a, cli.playouts),
-        b: with_budget(cli.b, cli.playouts),
+        a: with_budget(cli.a, &cli),
+        b: with_budget(cli.b, &cli),
         seed: cli.seed,
         deals: cli.deals,
         threads: cli.threads,

@@ -10,6 +10,7 @@ use jass_engine::{Action, Card, Options, Seat, SeatView};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use crate::mcts::{Budget, Mcts};
 use crate::rules::Rules;
 
 /// A card player for one seat. The arena asks it for a card only when its seat is to
@@ -33,7 +34,16 @@ pub enum Kind {
         /// Playouts per decision.
         playouts: u32,
     },
+    /// The published reference: JassTheRipper's determinized MCTS ([`Mcts`]).
+    Mcts {
+        /// Iterations per determinization, or wall time per card.
+        budget: Budget,
+    },
 }
+
+/// The reference player's default budget: UCT iterations per determinization (the
+/// command line sets it with `--mcts-iterations` or `--mcts-ms`).
+pub const MCTS_DEFAULT_ITERATIONS: u32 = 100;
 
 impl Kind {
     /// A player of this kind for `seat`, with its random numbers from `seed` (the
@@ -48,6 +58,7 @@ impl Kind {
                 options,
                 Config { playouts, time_budget: None, seed, ..Config::default() },
             ))),
+            Self::Mcts { budget } => Box::new(Mcts::new(seat, options, budget, seed)),
         }
     }
 
@@ -58,6 +69,7 @@ impl Kind {
             Self::Random => "random",
             Self::Rules => "rules",
             Self::Computer { .. } => "computer",
+            Self::Mcts { .. } => "mcts",
         }
     }
 }
@@ -66,13 +78,15 @@ impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Computer { playouts } => write!(f, "computer({playouts} playouts)"),
+            Self::Mcts { budget: Budget::Iterations(n) } => write!(f, "mcts({n} iterations)"),
+            Self::Mcts { budget: Budget::Millis(ms) } => write!(f, "mcts({ms} ms)"),
             other => f.write_str(other.name()),
         }
     }
 }
 
-/// Parses the name alone; `computer` gets the default budget (the command line sets
-/// the real one with `--playouts`).
+/// Parses the name alone; `computer` and `mcts` get their default budgets (the
+/// command line sets the real ones with `--playouts`, `--mcts-iterations`, `--mcts-ms`).
 impl FromStr for Kind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
@@ -80,7 +94,8 @@ impl FromStr for Kind {
             "random" => Ok(Self::Random),
             "rules" => Ok(Self::Rules),
             "computer" => Ok(Self::Computer { playouts: Config::default().playouts }),
-            other => Err(format!("unknown player {other:?}; players: random, rules, computer")),
+            "mcts" => Ok(Self::Mcts { budget: Budget::Iterations(MCTS_DEFAULT_ITERATIONS) }),
+            other => Err(format!("unknown player {other:?}; players: random, rules, computer, mcts")),
         }
     }
 }
