@@ -46,9 +46,9 @@ struct Cli {
 fn with_budget(kind: Kind, cli: &Cli) -> Kind {
     match kind {
         Kind::Computer { .. } => Kind::Computer { playouts: cli.playouts },
-        Kind::Mcts { .. } => Kind::Mcts {
-            budget: cli.mcts_ms.map_or(Budget::Iterations(cli.mcts_iterations), Budget::Millis),
-        },
+        Kind::Mcts { .. } => {
+            Kind::Mcts { budget: cli.mcts_ms.map_or(Budget::Iterations(cli.mcts_iterations), Budget::Millis) }
+        }
         other => other,
     }
 }

@@ -24,7 +24,9 @@
 use std::time::{Duration, Instant};
 
 use jass_ai::SeatKnowledge;
-use jass_engine::{Card, CardSet, Contract, LAST_TRICK_BONUS, Options, Seat, SeatView, Trick, legal_cards, tables};
+use jass_engine::{
+    Card, CardSet, Contract, LAST_TRICK_BONUS, Options, Seat, SeatView, Trick, legal_cards, tables,
+};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
@@ -212,8 +214,10 @@ impl Mcts {
         }
         let root = nodes.first()?;
         let best = root.children.iter().filter_map(|&c| nodes.get(c)).max_by(|a, b| {
-            // Most visits; among equals the lower card, so the choice is reproducible.
-            a.visits.cmp(&b.visits).then_with(|| {
+            // Most visits; among equals (common at small budgets) the higher mean, then
+            // the lower card, so the choice is reproducible.
+            let mean = |n: &Node| n.value / f64::from(n.visits.max(1));
+            a.visits.cmp(&b.visits).then_with(|| mean(a).total_cmp(&mean(b))).then_with(|| {
                 let (ca, cb) = (a.played.map(|p| p.0.index()), b.played.map(|p| p.0.index()));
                 cb.cmp(&ca)
             })
@@ -294,7 +298,8 @@ impl State {
         if self.trick.is_complete() {
             let pts = &tables(self.contract, self.old_undenufe).points;
             let winner = self.trick.winner(self.contract).unwrap_or(seat);
-            let mut p: u32 = self.trick.cards().map(|c| u32::from(pts.get(c.index()).copied().unwrap_or(0))).sum();
+            let mut p: u32 =
+                self.trick.cards().map(|c| u32::from(pts.get(c.index()).copied().unwrap_or(0))).sum();
             if self.trick_no == 8 {
                 p += LAST_TRICK_BONUS;
             }

@@ -43,7 +43,7 @@ pub enum Kind {
 
 /// The reference player's default budget: UCT iterations per determinization (the
 /// command line sets it with `--mcts-iterations` or `--mcts-ms`).
-pub const MCTS_DEFAULT_ITERATIONS: u32 = 100;
+pub const MCTS_DEFAULT_ITERATIONS: u32 = 500;
 
 impl Kind {
     /// A player of this kind for `seat`, with its random numbers from `seed` (the
