@@ -146,14 +146,14 @@ impl Mcts {
     ) -> Option<(Card, f64)> {
         let nodes = &mut self.nodes;
         nodes.clear();
-        nodes.push(Node::new(None, root.to_move(), legal));
+        nodes.push(Node::new(None, root.next_seat(), legal));
         let mut path: Vec<usize> = Vec::with_capacity(40);
         let mut done = 0u32;
         loop {
             let more = match stop {
                 Stop::After(i) => done < i,
                 // The clock is read every 16 iterations; at least one is run.
-                Stop::At(t) => done == 0 || done % 16 != 0 || Instant::now() < t,
+                Stop::At(t) => done == 0 || !done.is_multiple_of(16) || Instant::now() < t,
             };
             if !more {
                 break;
@@ -174,7 +174,7 @@ impl Mcts {
                     }
                     state.play(card);
                     let child = nodes.len();
-                    nodes.push(Node::new(Some((card, mover)), state.to_move(), state.legal()));
+                    nodes.push(Node::new(Some((card, mover)), state.next_seat(), state.legal()));
                     if let Some(n) = nodes.get_mut(at) {
                         n.children.push(child);
                     }
@@ -275,7 +275,7 @@ struct State {
 }
 
 impl State {
-    fn to_move(&self) -> Seat {
+    fn next_seat(&self) -> Seat {
         self.trick.next_seat()
     }
 
@@ -284,13 +284,13 @@ impl State {
         if self.trick_no > 8 {
             return CardSet::EMPTY;
         }
-        let hand = self.hands.get(self.to_move().index()).copied().unwrap_or(CardSet::EMPTY);
+        let hand = self.hands.get(self.next_seat().index()).copied().unwrap_or(CardSet::EMPTY);
         legal_cards(hand, &self.trick, self.contract)
     }
 
     /// Plays `card` for the seat to move, and scores the trick it completes (R4, R5).
     fn play(&mut self, card: Card) {
-        let seat = self.to_move();
+        let seat = self.next_seat();
         if let Some(h) = self.hands.get_mut(seat.index()) {
             *h = h.without(card);
         }
