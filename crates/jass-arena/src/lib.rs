@@ -43,7 +43,16 @@
 //!
 //! Players: `random` (a uniformly random legal card), `rules` ([`Rules`], a simple
 //! rule-based player), `computer` (`jass_ai::Computer` at `--playouts` per decision,
-//! without a time budget so that it reproduces).
+//! without a time budget so that it reproduces), `mcts` ([`Mcts`], the published
+//! reference: JassTheRipper's determinized MCTS, 15 × tricks left determinizations per
+//! card, UCT with c = √2 and random rollouts on each; `--mcts-iterations N` UCT
+//! iterations per determinization, default 500 and reproducible, or `--mcts-ms M` wall
+//! time per card shared by the determinizations, not reproducible).
+//!
+//! ```text
+//! cargo run --release -p jass-arena -- --a mcts --b random --deals 300 --mcts-iterations 500
+//! cargo run --release -p jass-arena -- --a computer --b mcts --deals 300 --mcts-ms 100
+//! ```
 
 mod duplicate;
 mod mcts;
