@@ -157,3 +157,51 @@ fn mcts_beats_random() {
     eprintln!("{s:?}");
     assert!(s.mean > 0.0 && s.ci.0 > 0.0, "{s:?}");
 }
+
+/// A wall-time budget (`--mcts-ms`) bounds a decision: the first card of a round, the
+/// costliest (135 determinizations), comes back legal and in about the budget.
+#[test]
+fn mcts_time_budget_bounds_a_decision() {
+    let options = card_points_options();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x17_06);
+    let hands = random_hands(&mut rng);
+    let mut game = Game::with_hands(options, Seat::ALL[3], hands, Seat::ALL[0], [0, 0]).unwrap();
+    game.apply(Seat::ALL[0], Action::Choose { contract: Contract::Obenabe }, || Seed([0; 32])).unwrap();
+    let mut player = Mcts::new(Seat::ALL[0], options, Budget::Millis(40), 1);
+    let start = std::time::Instant::now();
+    let card = player.card(&game.view(Viewer::Seat(Seat::ALL[0]))).unwrap();
+    let took = start.elapsed();
+    assert!(game.legal_cards(Seat::ALL[0]).contains(card));
+    // Generous: a shared, loaded test machine; without the budget this would not end soon.
+    assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+}
+
+/// The command offers `mcts` with its budget flags and names the budget in its rows.
+#[test]
+fn command_runs_mcts_with_its_budget() {
+    let bin = env!("CARGO_BIN_EXE_jass-arena");
+    let out = std::process::Command::new(bin)
+        .args([
+            "--a",
+            "mcts",
+            "--b",
+            "random",
+            "--deals",
+            "2",
+            "--mcts-iterations",
+            "4",
+            "--contract-playouts",
+            "30",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("mcts(4 iterations) vs random: n 2 deals"), "{text}");
+    let out = std::process::Command::new(bin)
+        .args(["--a", "random", "--b", "mcts", "--deals", "1", "--mcts-ms", "5", "--contract-playouts", "30"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("| random | mcts(5 ms) | 1 |"));
+}
