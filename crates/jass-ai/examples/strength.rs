@@ -117,6 +117,7 @@ fn play(
         time_budget: args.time_ms.map(Duration::from_millis),
         seed: args.seed ^ (u64::from(deal) << 8) ^ seat as u64,
         push_below: args.push_below,
+        ..Config::default()
     };
     let mut computers: Vec<Computer> =
         Seat::ALL.iter().map(|&s| Computer::new(s, options, config(s.index()))).collect();

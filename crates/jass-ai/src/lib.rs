@@ -44,9 +44,12 @@
 //! game.apply(seat, action, || Seed([4; 32])).unwrap();
 //! ```
 
+mod knowledge;
 mod memory;
 mod rollout;
 mod sample;
+
+pub use knowledge::SeatKnowledge;
 
 use std::time::{Duration, Instant};
 
@@ -287,7 +290,7 @@ impl Computer {
         let lost_a_trick = Team::ALL.map(|t| self.memory.has_lost_a_trick(t, view));
         let held: u32 = view.hand_counts.iter().map(|(_, &n)| u32::from(n)).sum();
         if held <= self.config.solve_at_most {
-            let done = u8::try_from(view.trick.number).unwrap_or(9);
+            let done = view.trick.number;
             // The solver needs the tricks each team took only for the match bonus:
             // any split with both teams at one or more says "no match" as well.
             let tricks_won = match lost_a_trick {

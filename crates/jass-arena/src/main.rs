@@ -5,17 +5,17 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use jass_arena::{Kind, Match, Summary, play_match};
+use jass_arena::{Budget, Kind, MCTS_DEFAULT_ITERATIONS, Match, Summary, play_match};
 use jass_engine::Contract;
 
 /// A duplicate match between two card players, card points only (157 a round).
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Cli {
-    /// Pair A: random, rules, computer or strong.
+    /// Pair A: random, rules, computer, strong or mcts.
     #[arg(long, default_value = "computer")]
     a: Kind,
-    /// Pair B: random, rules, computer or strong.
+    /// Pair B: random, rules, computer, strong or mcts.
     #[arg(long, default_value = "random")]
     b: Kind,
     /// Number of deals (each played twice, teams swapped).
@@ -40,13 +40,26 @@ struct Cli {
     /// Deals a `strong` player solves per decision.
     #[arg(long, default_value_t = 24)]
     solve_deals: u32,
+    /// UCT iterations per determinization of an `mcts` player (15 × tricks left
+    /// determinizations per card); reproducible.
+    #[arg(long, default_value_t = MCTS_DEFAULT_ITERATIONS)]
+    mcts_iterations: u32,
+    /// Wall time per card of an `mcts` player in ms, shared by its determinizations;
+    /// replaces `--mcts-iterations` when given (not reproducible).
+    #[arg(long)]
+    mcts_ms: Option<u32>,
 }
 
 fn with_budget(kind: Kind, cli: &Cli) -> Kind {
     match kind {
         Kind::Computer { .. } => Kind::Computer { playouts: cli.playouts },
-        Kind::Strong { .. } => {
-            Kind::Strong { playouts: cli.playouts, solve_at_most: cli.solve_at_most, solve_deals: cli.solve_deals }
+        Kind::Strong { .. } => Kind::Strong {
+            playouts: cli.playouts,
+            solve_at_most: cli.solve_at_most,
+            solve_deals: cli.solve_deals,
+        },
+        Kind::Mcts { .. } => {
+            Kind::Mcts { budget: cli.mcts_ms.map_or(Budget::Iterations(cli.mcts_iterations), Budget::Millis) }
         }
         other => other,
     }

@@ -10,6 +10,7 @@ use jass_engine::{Action, Card, Options, Seat, SeatView};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use crate::mcts::{Budget, Mcts};
 use crate::rules::Rules;
 
 /// A card player for one seat. The arena asks it for a card only when its seat is to
@@ -43,7 +44,16 @@ pub enum Kind {
         /// Deals solved per decision.
         solve_deals: u32,
     },
+    /// The published reference: JassTheRipper's determinized MCTS ([`Mcts`]).
+    Mcts {
+        /// Iterations per determinization, or wall time per card.
+        budget: Budget,
+    },
 }
+
+/// The reference player's default budget: UCT iterations per determinization (the
+/// command line sets it with `--mcts-iterations` or `--mcts-ms`).
+pub const MCTS_DEFAULT_ITERATIONS: u32 = 500;
 
 impl Kind {
     /// A player of this kind for `seat`, with its random numbers from `seed` (the
@@ -63,6 +73,7 @@ impl Kind {
                 options,
                 Config { playouts, time_budget: None, seed, solve_at_most, solve_deals, ..Config::default() },
             ))),
+            Self::Mcts { budget } => Box::new(Mcts::new(seat, options, budget, seed)),
         }
     }
 
@@ -74,6 +85,7 @@ impl Kind {
             Self::Rules => "rules",
             Self::Computer { .. } => "computer",
             Self::Strong { .. } => "strong",
+            Self::Mcts { .. } => "mcts",
         }
     }
 }
@@ -83,15 +95,20 @@ impl fmt::Display for Kind {
         match self {
             Self::Computer { playouts } => write!(f, "computer({playouts} playouts)"),
             Self::Strong { playouts, solve_at_most, solve_deals } => {
-                write!(f, "strong({playouts} playouts, {solve_deals} deals solved from {solve_at_most} cards)")
+                write!(
+                    f,
+                    "strong({playouts} playouts, {solve_deals} deals solved from {solve_at_most} cards)"
+                )
             }
+            Self::Mcts { budget: Budget::Iterations(n) } => write!(f, "mcts({n} iterations)"),
+            Self::Mcts { budget: Budget::Millis(ms) } => write!(f, "mcts({ms} ms)"),
             other => f.write_str(other.name()),
         }
     }
 }
 
-/// Parses the name alone; `computer` gets the default budget (the command line sets
-/// the real one with `--playouts`).
+/// Parses the name alone; `computer` and `mcts` get their default budgets (the
+/// command line sets the real ones with `--playouts`, `--mcts-iterations`, `--mcts-ms`).
 impl FromStr for Kind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
@@ -104,7 +121,8 @@ impl FromStr for Kind {
                 solve_at_most: STRONG_SOLVE_AT_MOST,
                 solve_deals: Config::default().solve_deals,
             }),
-            other => Err(format!("unknown player {other:?}; players: random, rules, computer, strong")),
+            "mcts" => Ok(Self::Mcts { budget: Budget::Iterations(MCTS_DEFAULT_ITERATIONS) }),
+            other => Err(format!("unknown player {other:?}; players: random, rules, computer, strong, mcts")),
         }
     }
 }

@@ -126,5 +126,5 @@ fn command_prints_a_result_line_and_a_ladder_row() {
     assert!(text.contains("| rules | random | 6 |"), "{text}");
     let bad = std::process::Command::new(bin).args(["--a", "oracle"]).output().unwrap();
     assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("players: random, rules, computer"));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("players: random, rules, computer, strong, mcts"));
 }
