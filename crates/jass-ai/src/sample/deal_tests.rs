@@ -30,16 +30,16 @@ struct Table {
 }
 
 impl Table {
-    fn new(rng: &mut Xoshiro256PlusPlus) -> Self {
+    fn new(rng: &mut Xoshiro256PlusPlus) -> Result<Self, String> {
         let options = Options {
             small_weis: rng.random_bool(0.3),
             auto_stoeck: rng.random_bool(0.3),
             ..Options::default()
         };
-        let Ok(game) = Game::new(options, Seed(rng.random())) else { panic!("options") };
+        let game = Game::new(options, Seed(rng.random())).map_err(|e| format!("options: {e}"))?;
         let mut t = Self { game, plays: Vec::new(), memories: Default::default() };
         t.observe();
-        t
+        Ok(t)
     }
 
     /// Feeds every seat's memory its own view only.
@@ -189,25 +189,25 @@ fn declarable(points: &[u32], held: &[Weis], taken: u64, used: CardSet, small: b
 /// Weis and Stöck); the sampler's Weis-points check agrees with the independent one
 /// on every sample (R6), and it fails only on the documented fallback, rarely.
 #[test]
-fn issue17_no_sampled_deal_breaks_what_the_seat_knows() {
+fn issue17_no_sampled_deal_breaks_what_the_seat_knows() -> Result<(), String> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
     let (mut samples, mut weis_checked, mut weis_fallbacks, mut voids) = (0u32, 0u32, 0u32, 0u32);
     for _ in 0..150 {
-        let mut table = Table::new(&mut rng);
+        let mut table = Table::new(&mut rng)?;
         loop {
             if table.game.contract().is_some() {
                 let truth = Seat::ALL.map(|s| table.game.hand(s));
                 for me in Seat::ALL {
                     assert_eq!(table.card_violation(me, &truth), None, "the test's own constraints");
                     assert!(table.weis_points_hold(me, &truth));
-                    let Some(c) = table.constraints(me) else { panic!("the true deal is consistent") };
+                    let c = table.constraints(me).ok_or("the true deal is consistent")?;
                     assert!(c.weis_possible(&truth), "the sampler's Weis check rejects the truth");
                     voids += u32::from(table.memories[me.index()].cannot_hold.iter().any(|v| !v.is_empty()));
                     for _ in 0..6 {
-                        let Some(hands) = c.sample(&mut rng) else { panic!("no sample") };
+                        let hands = c.sample(&mut rng).ok_or("no sample")?;
                         samples += 1;
                         if let Some(why) = table.card_violation(me, &hands) {
-                            panic!("sample {hands:?} for {me:?}: {why}");
+                            return Err(format!("sample {hands:?} for {me:?}: {why}"));
                         }
                         let held = table.weis_points_hold(me, &hands);
                         assert_eq!(held, c.weis_possible(&hands), "Weis checks disagree on {hands:?}");
@@ -227,6 +227,7 @@ fn issue17_no_sampled_deal_breaks_what_the_seat_knows() {
     assert!(weis_checked > 1_000, "hidden Weis points were rarely checked ({weis_checked})");
     assert!(weis_fallbacks * 10 < weis_checked, "{weis_fallbacks} of {weis_checked} samples fell back");
     assert!(samples > 50_000, "{samples}");
+    Ok(())
 }
 
 /// Chi-square critical value for `df` degrees of freedom at p = 1e-5 (Wilson and
@@ -242,13 +243,13 @@ fn critical(df: f64) -> f64 {
 /// chi-square test against the uniform distribution over them passes at p = 1e-5
 /// per position (fixed seeds, so not flaky). The greedy fill this replaced failed it.
 #[test]
-fn issue17_late_deals_are_uniform_over_the_consistent_ones() {
+fn issue17_late_deals_are_uniform_over_the_consistent_ones() -> Result<(), String> {
     const N: u32 = 20_000;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1717);
     let mut positions = 0;
     let (mut chi_sum, mut df_sum, mut worst) = (0.0, 0.0, 0.0f64);
     'games: for _ in 0..400 {
-        let mut table = Table::new(&mut rng);
+        let mut table = Table::new(&mut rng)?;
         while table.step(&mut rng) {
             let me = table.game.to_act().unwrap_or(Seat::ALL[0]);
             let unseen = minus(
@@ -287,13 +288,13 @@ fn issue17_late_deals_are_uniform_over_the_consistent_ones() {
             if k < 2 || k as u32 == all || (k as u32) * 2 < card_ok {
                 continue;
             }
-            let Some(c) = table.constraints(me) else { panic!("the true deal is consistent") };
+            let c = table.constraints(me).ok_or("the true deal is consistent")?;
             let index: HashMap<[CardSet; 4], usize> =
                 consistent.iter().enumerate().map(|(i, h)| (*h, i)).collect();
             let mut seen = vec![0u32; k];
             for _ in 0..N {
-                let Some(hands) = c.sample(&mut rng) else { panic!("no sample") };
-                let Some(&i) = index.get(&hands) else { panic!("inconsistent sample {hands:?}") };
+                let hands = c.sample(&mut rng).ok_or("no sample")?;
+                let &i = index.get(&hands).ok_or_else(|| format!("inconsistent sample {hands:?}"))?;
                 seen[i] += 1;
             }
             let e = f64::from(N) / k as f64;
@@ -316,4 +317,5 @@ fn issue17_late_deals_are_uniform_over_the_consistent_ones() {
     );
     assert_eq!(positions, 40, "too few constrained late positions");
     assert!(chi_sum < critical(df_sum));
+    Ok(())
 }
