@@ -272,6 +272,7 @@ for (const [label, size] of SIZES) {
     assert.match(await page.textContent(tid('trick-winner')), /Bartholomew takes it \(37\)/);
     assert.equal(await page.locator(tid('round-summary')).count(), 0, 'summary before the ninth trick');
     assert.equal(await page.locator('[data-testid=hand] .card').count(), 0, 'the next hand is dealt after the ninth trick');
+    assert.equal(await page.locator('.backs .back').count(), 0, 'so are the others\' hands');
     assert.match(await page.textContent(tid('round')), /2/, 'the bar is the finished round\'s');
     assert.deepEqual(await overlaps(page), []);
     await page.waitForSelector(tid('round-summary'), { timeout: 4000 });

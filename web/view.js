@@ -223,12 +223,13 @@ function seatBox(view, s, env, extra, ui = {}) {
     extra);
 }
 
-function seatExtras(view, s, env) {
+function seatExtras(view, s, env, ui) {
   const g = view.game;
   if (!g) return null;
   const out = [];
   if (s !== view.you && g.phase !== 'over') {
-    const n = g.hand_counts[s];
+    // Every hand is empty while the finished round's ninth trick shows.
+    const n = ui.pause && ui.ninth ? 0 : g.hand_counts[s];
     const backs = h('div', { class: 'backs', testid: `count-${s}`, title: String(n) });
     for (let i = 0; i < n; i++) backs.append(h('span', { class: 'back' }));
     out.push(backs);
@@ -518,7 +519,7 @@ export function renderGame(view, env, ui) {
     ? roundSummary(view, lr, env, true, roundTricks(view, ui)) : null;
   const middle = summary || (ninthShown || !(wide && dialog) ? trickView(view, env, ui) : null);
   const table = h('section', { class: 'table-area', testid: 'table' },
-    [0, 1, 2, 3].map((s) => seatBox(view, s, env, seatExtras(view, s, env), ui)),
+    [0, 1, 2, 3].map((s) => seatBox(view, s, env, seatExtras(view, s, env, ui), ui)),
     h('div', { class: `center${wide && dialog ? ' with-dialog' : ''}` }, middle, wide ? dialog : null));
 
   const a = g.allowed;
