@@ -6,13 +6,27 @@
 //! they have the same value. The order puts likely best cards first, so alpha-beta
 //! cuts off early; it changes the speed, never the value.
 
-use arrayvec::ArrayVec;
-
 use crate::rules::{Rules, SUIT_MASK};
 use crate::search::Cur;
 
+/// The cards to search, best guess first: sort keys (score, then the order found,
+/// then the card index in the low byte) in a fixed array, so building and walking them copies nothing.
+pub(crate) struct Moves {
+    keys: [u32; 9],
+    len: usize,
+}
+
+impl Moves {
+    /// The `i`-th card to search (card index).
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> Option<u8> {
+        (i < self.len).then(|| self.keys.get(i).map_or(0, |&k| k as u8))
+    }
+}
+
 /// The legal cards worth searching (card indices), best guess first; `first`, if
 /// among them, goes before all.
+#[inline]
 pub(crate) fn moves(
     rules: &Rules,
     legal: u64,
@@ -20,13 +34,13 @@ pub(crate) fn moves(
     cur: &Cur,
     seat: usize,
     first: Option<u8>,
-) -> ArrayVec<u8, 9> {
-    let mut reps: ArrayVec<(i32, u8), 9> = ArrayVec::new();
-    for suit in 0..4 {
+) -> Moves {
+    let mut out = Moves { keys: [0; 9], len: 0 };
+    let mut legal_left = legal;
+    while legal_left != 0 {
+        let suit = (legal_left.trailing_zeros() / 9) as usize;
+        legal_left &= !(SUIT_MASK << (suit * 9));
         let legal_here = (legal >> (suit * 9) & SUIT_MASK) as usize;
-        if legal_here == 0 {
-            continue;
-        }
         let places = &rules.to_places[suit];
         let legal_places = places[legal_here];
         let mut live_places = places[(live >> (suit * 9) & SUIT_MASK) as usize];
@@ -45,17 +59,24 @@ pub(crate) fn moves(
                 continue;
             }
             run = Some(p);
-            let s = if first == Some(card) { i32::MAX } else { score(rules, usize::from(card), cur, seat) };
-            // Insertion by score, best first (at most nine cards).
-            let mut i = reps.len();
-            reps.push((s, card));
-            while i > 0 && reps[i - 1].0 < s {
-                reps.swap(i - 1, i);
+            let s = if first == Some(card) {
+                0xF_FFFF
+            } else {
+                (score(rules, usize::from(card), cur, seat) + 4096) as u32
+            };
+            // Equal scores keep the order found (the lower place first).
+            let key = s << 12 | (15 - out.len as u32) << 8 | u32::from(card);
+            // Insertion by key, best first (at most nine cards).
+            let mut i = out.len;
+            while i > 0 && out.keys[i - 1] < key {
+                out.keys[i] = out.keys[i - 1];
                 i -= 1;
             }
+            out.keys[i] = key;
+            out.len += 1;
         }
     }
-    reps.into_iter().map(|(_, c)| c).collect()
+    out
 }
 
 /// A guess at how good `card` is for the seat playing it: taking the trick is good

@@ -167,7 +167,7 @@ impl<'a> Search<'a> {
             let legal = self.legal(hand, &cur);
             let live = self.live(&cur);
             let moves = order::moves(self.rules, legal, live, &cur, seat, None);
-            let Some(&card) = moves.first() else { break };
+            let Some(card) = moves.get(0) else { break };
             self.hands[seat] &= !(1u64 << card);
             self.rem -= i32::from(self.rules.points[usize::from(card)]);
             self.left -= 1;
@@ -289,7 +289,9 @@ impl<'a> Search<'a> {
         let maximising = seat % 2 == self.max;
         let mut best = if maximising { i32::MIN } else { i32::MAX };
         let mut best_card = 0u8;
-        for card in moves {
+        let mut i = 0;
+        while let Some(card) = moves.get(i) {
+            i += 1;
             self.stats.nodes += 1;
             let p = i32::from(self.rules.points[usize::from(card)]);
             self.hands[seat] = hand & !(1u64 << card);
