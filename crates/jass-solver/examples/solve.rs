@@ -5,7 +5,8 @@
 //!
 //! `cargo run --release -p jass-solver --example solve -- --cards 12,16,20,24,28,36 --n 1000`
 //!
-//! `--values` times [`Solver::card_values`] (every legal card's value) instead.
+//! `--values` times [`Solver::card_values`] (every legal card's value) instead, and
+//! `--best` [`Solver::best_card`] (the best card and its value).
 //!
 //! `--check N` instead compares N positions with 1 to 16 cards left against a plain
 //! alpha-beta search (no table, no merged cards, no bounds: the minimax value).
@@ -164,6 +165,7 @@ fn main() {
         .filter_map(|c| c.trim().parse().ok())
         .collect();
     let values = std::env::args().any(|a| a == "--values");
+    let best = std::env::args().any(|a| a == "--best");
     let mut solver = Solver::new();
     for left in classes {
         let mut times = Vec::new();
@@ -177,7 +179,9 @@ fn main() {
             let dealt = deal(&mut rng);
             let pos = play_down(&mut rng, dealt, left);
             let t0 = Instant::now();
-            if values {
+            if best {
+                let _ = solver.best_card(&pos);
+            } else if values {
                 let _ = solver.card_values(&pos);
             } else {
                 let _ = solver.points(&pos, pos.to_move().team());

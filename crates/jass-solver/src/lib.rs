@@ -225,6 +225,46 @@ impl Solver {
         Ok(out)
     }
 
+    /// The best legal card of the seat to move and the points its team takes with it
+    /// (as [`Solver::points`]). Cheaper than [`Solver::card_values`]: after the first
+    /// card, each other card costs one zero-window search ("does it take more?"),
+    /// and only a card that does is solved exactly; equivalent cards are tried once.
+    ///
+    /// # Errors
+    /// The position cannot occur ([`Position::validate`]).
+    pub fn best_card(&mut self, pos: &Position) -> Result<(jass_engine::Card, u32), PositionError> {
+        pos.validate()?;
+        let team = pos.to_move().team();
+        let order = search::Search::new(pos, team, &mut self.table, &mut self.stats).root_moves();
+        let mut best: Option<(jass_engine::Card, u32)> = None;
+        for card in order.into_iter().filter_map(jass_engine::Card::from_index) {
+            let (next, gained) = search::play(pos, card, team);
+            let done = next.cards_left() == 0 && next.trick.is_empty();
+            match best {
+                None => {
+                    let rest = if done { 0 } else { self.solve(&next, team, None) };
+                    best = Some((card, gained + rest));
+                }
+                Some((_, value)) => {
+                    // Better only if it takes at least one point more.
+                    let need = (value + 1).saturating_sub(gained);
+                    let better = if done {
+                        need == 0
+                    } else {
+                        need == 0
+                            || search::Search::new(&next, team, &mut self.table, &mut self.stats)
+                                .at_least(need)
+                    };
+                    if better {
+                        let rest = if done { 0 } else { self.solve(&next, team, Some(need)) };
+                        best = Some((card, gained + rest));
+                    }
+                }
+            }
+        }
+        best.ok_or(PositionError::HandSizes)
+    }
+
     /// What the searches since [`Solver::new`] (or the last [`Solver::take_stats`])
     /// cost.
     pub fn take_stats(&mut self) -> Stats {

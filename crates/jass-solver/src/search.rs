@@ -124,6 +124,28 @@ impl<'a> Search<'a> {
         cur.points + self.rem + LAST + if self.match_possible(taken) { MATCH } else { 0 }
     }
 
+    /// Whether `max` takes at least `beta` from the root: one zero-window search, far
+    /// cheaper than the exact value when the answer is no.
+    pub(crate) fn at_least(&mut self, beta: u32) -> bool {
+        let beta = i32::try_from(beta).unwrap_or(i32::MAX);
+        let (root, taken) = (self.root, self.taken);
+        if beta > self.ceiling(&root, taken) {
+            return false;
+        }
+        self.stats.searches += 1;
+        self.alpha_beta(root, taken, beta - 1, beta) >= beta
+    }
+
+    /// The legal cards of the seat to move at the root, in search order, equivalent
+    /// cards once.
+    pub(crate) fn root_moves(&self) -> Vec<u8> {
+        let cur = self.root;
+        let seat = usize::from((cur.leader + cur.len) & 3);
+        let legal = self.legal(self.hands[seat], &cur);
+        let moves = order::moves(self.rules, legal, self.live(&cur), &cur, seat, None);
+        (0..9).map_while(|i| moves.get(i)).collect()
+    }
+
     /// The exact value, by zero-window searches converging on it.
     pub(crate) fn mtdf(&mut self, guess: Option<u32>) -> u32 {
         let root = self.root;

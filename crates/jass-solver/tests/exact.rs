@@ -91,9 +91,14 @@ fn the_solver_equals_plain_minimax_on_random_positions() {
         let values = solver.card_values(&pos).unwrap();
         let legal = legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract);
         assert_eq!(values.len() as u32, legal.len(), "every legal card has a value");
+        let top = values.first().map(|&(_, v)| v);
         for (card, v) in values {
             assert_eq!(v, after(&pos, card, seat.team()), "{card} in {pos:?}");
         }
+        // The best card: its value is the most any card takes, and it is that card's.
+        let (card, v) = solver.best_card(&pos).unwrap();
+        assert_eq!(Some(v), top, "best value in {pos:?}");
+        assert_eq!(v, after(&pos, card, seat.team()), "best card {card} in {pos:?}");
     }
 }
 
