@@ -19,6 +19,21 @@
 //! Deals are shared among threads; every random choice comes from (master seed, deal,
 //! seat), so the figures are the same for any `--threads`.
 //!
+//! # Seed lists: tuning and claims
+//! Master seeds are split into two published lists ([`seeds`](SeedList)): the
+//! **tuning** list, master seeds 1..=999 ([`TUNING_SEEDS`], default 17, the seed of
+//! every pilot below), for trying parameters; and the **claim** list, master seeds
+//! 1,000,000..=1,000,999 ([`CLAIM_SEEDS`], default 1,000,000), for the figures a
+//! claim rests on. A player tuned until it looks good on some deals looks better on
+//! those deals than it is; a claim made on deals nobody tuned on does not have that
+//! bias. So: tune on `--seeds tuning` (the default), claim only with `--seeds claim`,
+//! and run a claim once the player is fixed. The result line names the list; a
+//! `--seed` outside both is reported as "custom".
+//!
+//! ```text
+//! cargo run --release -p jass-arena -- --a rules --b random --deals 2000 --seeds claim
+//! ```
+//!
 //! ```text
 //! cargo run --release -p jass-arena -- --a rules --b random --deals 2000
 //! cargo run --release -p jass-arena -- --a computer --b random --deals 500 --playouts 2000
@@ -74,6 +89,7 @@ mod duplicate;
 mod mcts;
 mod players;
 mod rules;
+mod seeds;
 mod stats;
 
 pub use duplicate::{
@@ -83,4 +99,5 @@ pub use duplicate::{
 pub use mcts::{Budget, DETERMINIZATIONS_PER_TRICK, Mcts};
 pub use players::{Kind, MCTS_DEFAULT_ITERATIONS, Player, STRONG_SOLVE_AT_MOST};
 pub use rules::Rules;
+pub use seeds::{CLAIM_SEED, CLAIM_SEEDS, SeedList, TUNING_SEED, TUNING_SEEDS, choose_seed};
 pub use stats::Summary;

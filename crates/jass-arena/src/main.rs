@@ -21,9 +21,13 @@ struct Cli {
     /// Number of deals (each played twice, teams swapped).
     #[arg(long, default_value_t = 1000)]
     deals: u32,
-    /// Master seed of the deal list.
-    #[arg(long, default_value_t = 17)]
-    seed: u64,
+    /// The published seed list: `tuning` (master seeds 1..=999, default 17) for
+    /// pilots and tuning, `claim` (1000000..=1000999, default 1000000) for claims.
+    #[arg(long)]
+    seeds: Option<jass_arena::SeedList>,
+    /// Master seed; without `--seeds` any, with it one of that list.
+    #[arg(long)]
+    seed: Option<u64>,
     /// Worker threads (the figures do not depend on it).
     #[arg(long, default_value_t = 2)]
     threads: usize,
@@ -67,10 +71,17 @@ fn with_budget(kind: Kind, cli: &Cli) -> Kind {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let (seed, list) = match jass_arena::choose_seed(cli.seeds, cli.seed) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("jass-arena: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let m = Match {
         a: with_budget(cli.a, &cli),
         b: with_budget(cli.b, &cli),
-        seed: cli.seed,
+        seed,
         deals: cli.deals,
         threads: cli.threads,
         contract_playouts: cli.contract_playouts,
@@ -98,11 +109,12 @@ fn main() -> ExitCode {
         if n == 0 { 0.0 } else { t.as_secs_f64() * 1e3 / n as f64 }
     };
     println!(
-        "{} vs {}: n {} deals (x2, teams swapped), seed {}, mean D {:+.2} card points per 157-point round, SE {:.2}, 95 % CI {:+.2} .. {:+.2}, sd(D) {:.1}, A's share {:.1} %",
+        "{} vs {}: n {} deals (x2, teams swapped), seed {} ({} list), mean D {:+.2} card points per 157-point round, SE {:.2}, 95 % CI {:+.2} .. {:+.2}, sd(D) {:.1}, A's share {:.1} %",
         m.a,
         m.b,
         s.n,
         m.seed,
+        list,
         s.mean,
         s.se,
         s.ci.0,
