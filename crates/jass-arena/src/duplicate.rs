@@ -13,7 +13,7 @@ use jass_engine::{
 };
 use sha2::{Digest, Sha256};
 
-use crate::players::{Kind, Player};
+use crate::players::{Kind, Seated};
 
 /// Card points of one round over both runs of a deal: 152 plus the last trick's 5 (R4).
 pub const ROUND_POINTS: u32 = 157;
@@ -143,7 +143,7 @@ pub fn play_run(m: &Match, deal: u32, a_team: Team) -> Result<Run, String> {
             Computer::new(s, options, config)
         })
         .collect();
-    let mut players: Vec<Box<dyn Player>> = Seat::ALL
+    let mut players: Vec<Seated> = Seat::ALL
         .iter()
         .map(|&s| {
             let kind = if s.team() == a_team { m.a } else { m.b };
@@ -165,7 +165,7 @@ pub fn play_run(m: &Match, deal: u32, a_team: Team) -> Result<Run, String> {
                 let start = Instant::now();
                 let card = players
                     .get_mut(seat.index())
-                    .and_then(|p| p.card(&view))
+                    .and_then(|p| p.card(&game, &view))
                     .ok_or_else(|| fail("a player had no card"))?;
                 let side = usize::from(seat.team() != a_team);
                 if let Some(t) = think.get_mut(side) {

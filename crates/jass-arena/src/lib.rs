@@ -3,8 +3,12 @@
 //!
 //! Every player decides from its seat's [`SeatView`](jass_engine::SeatView) only: the
 //! [`Player`] trait is handed a view and never the game, so no player can see a card
-//! its seat could not (an all-seeing player would be the documented exception; there
-//! is none yet).
+//! its seat could not. The one documented exception is the all-seeing [`Oracle`]
+//! (`--a oracle`), a separate case ([`Seated::AllSeeing`]) that the runner hands the
+//! game: exact solver on the true deal from `--oracle-solve-at-most` cards left on
+//! (default [`ORACLE_SOLVE_AT_MOST`]), random playouts of the true deal before. It is
+//! the ceiling of the ladder only with `--oracle-solve-at-most 36`; the command says
+//! so when it is not.
 //!
 //! Each deal is dealt with the engine's provable shuffle from a seed derived from
 //! (master seed, deal number) ([`deal_seed`]) and played twice with the same cards at
@@ -87,6 +91,7 @@
 
 mod duplicate;
 mod mcts;
+mod oracle;
 mod players;
 mod rules;
 mod seeds;
@@ -97,7 +102,8 @@ pub use duplicate::{
     player_seed,
 };
 pub use mcts::{Budget, DETERMINIZATIONS_PER_TRICK, Mcts};
-pub use players::{Kind, MCTS_DEFAULT_ITERATIONS, Player, STRONG_SOLVE_AT_MOST};
+pub use oracle::{ORACLE_PLAYOUTS, ORACLE_SOLVE_AT_MOST, Oracle};
+pub use players::{Kind, MCTS_DEFAULT_ITERATIONS, Player, STRONG_SOLVE_AT_MOST, Seated};
 pub use rules::Rules;
 pub use seeds::{CLAIM_SEED, CLAIM_SEEDS, SeedList, TUNING_SEED, TUNING_SEEDS, choose_seed};
 pub use stats::Summary;

@@ -12,10 +12,10 @@ use jass_engine::Contract;
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Cli {
-    /// Pair A: random, rules, computer, strong or mcts.
+    /// Pair A: random, rules, computer, strong, mcts or oracle (all-seeing).
     #[arg(long, default_value = "computer")]
     a: Kind,
-    /// Pair B: random, rules, computer, strong or mcts.
+    /// Pair B: random, rules, computer, strong, mcts or oracle (all-seeing).
     #[arg(long, default_value = "random")]
     b: Kind,
     /// Number of deals (each played twice, teams swapped).
@@ -48,6 +48,14 @@ struct Cli {
     /// determinizations per card); reproducible.
     #[arg(long, default_value_t = MCTS_DEFAULT_ITERATIONS)]
     mcts_iterations: u32,
+    /// The all-seeing `oracle` solves the true deal exactly from this many cards left
+    /// (all four hands) on; before, random playouts of the true deal. Only 36 makes
+    /// it the ceiling (perfect play seeing every card), at seconds to minutes a deal.
+    #[arg(long, default_value_t = jass_arena::ORACLE_SOLVE_AT_MOST)]
+    oracle_solve_at_most: u32,
+    /// Random playouts of the true deal per decision of an `oracle` before it solves.
+    #[arg(long, default_value_t = jass_arena::ORACLE_PLAYOUTS)]
+    oracle_playouts: u32,
     /// Wall time per card of an `mcts` player in ms, shared by its determinizations;
     /// replaces `--mcts-iterations` when given (not reproducible).
     #[arg(long)]
@@ -64,6 +72,9 @@ fn with_budget(kind: Kind, cli: &Cli) -> Kind {
         },
         Kind::Mcts { .. } => {
             Kind::Mcts { budget: cli.mcts_ms.map_or(Budget::Iterations(cli.mcts_iterations), Budget::Millis) }
+        }
+        Kind::Oracle { .. } => {
+            Kind::Oracle { solve_at_most: cli.oracle_solve_at_most, playouts: cli.oracle_playouts }
         }
         other => other,
     }
@@ -159,5 +170,17 @@ fn main() -> ExitCode {
         .map(|(k, n)| format!("{k} {:.1} %", 100.0 * f64::from(n) / results.len().max(1) as f64))
         .collect();
     println!("contracts: {}", mix.join(", "));
+    for k in [m.a, m.b] {
+        if let Kind::Oracle { solve_at_most, .. } = k {
+            if solve_at_most >= 36 {
+                println!("oracle: exact solver on the true deal from the opening lead: the ceiling");
+            } else {
+                println!(
+                    "oracle: exact solver on the true deal only from {solve_at_most} cards left, random playouts of the true deal before: below the ceiling (the ceiling needs --oracle-solve-at-most 36)"
+                );
+            }
+            break;
+        }
+    }
     ExitCode::SUCCESS
 }
