@@ -204,19 +204,29 @@ pub fn play_deal(m: &Match, deal: u32) -> Result<DealResult, String> {
 /// # Errors
 /// The first failed deal (by deal number).
 pub fn play_match(m: &Match) -> Result<Vec<DealResult>, String> {
+    in_parallel(m.deals, m.threads, |deal| play_deal(m, deal))
+}
+
+/// `f(0)`, …, `f(n − 1)` on `threads` threads, each taking the next number not yet
+/// taken; the results in order, or the first error by number.
+pub(crate) fn in_parallel<T: Send>(
+    n: u32,
+    threads: usize,
+    f: impl Fn(u32) -> Result<T, String> + Sync,
+) -> Result<Vec<T>, String> {
     let next = AtomicU32::new(0);
-    let threads = m.threads.clamp(1, m.deals.max(1) as usize);
-    let mut all: Vec<(u32, Result<DealResult, String>)> = std::thread::scope(|scope| {
+    let threads = threads.clamp(1, n.max(1) as usize);
+    let mut all: Vec<(u32, Result<T, String>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut out = Vec::new();
                     loop {
-                        let deal = next.fetch_add(1, Ordering::Relaxed);
-                        if deal >= m.deals {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
                             break out;
                         }
-                        out.push((deal, play_deal(m, deal)));
+                        out.push((i, f(i)));
                     }
                 })
             })
@@ -226,6 +236,6 @@ pub fn play_match(m: &Match) -> Result<Vec<DealResult>, String> {
             .flat_map(|w| w.join().unwrap_or_else(|_| vec![(0, Err("a worker panicked".to_owned()))]))
             .collect()
     });
-    all.sort_by_key(|(deal, _)| *deal);
+    all.sort_by_key(|(i, _)| *i);
     all.into_iter().map(|(_, r)| r).collect()
 }

@@ -90,6 +90,7 @@
 //! pilot can tell a difference of a few points).
 
 mod duplicate;
+mod full;
 mod mcts;
 mod oracle;
 mod players;
@@ -101,9 +102,13 @@ pub use duplicate::{
     DealResult, Match, ROUND_POINTS, Run, card_points_options, deal_seed, play_deal, play_match, play_run,
     player_seed,
 };
+pub use full::{
+    FULL_RULES_TARGET, FullMatch, GamePlay, PairedGame, full_rules_options, play_full_match, play_game,
+    play_paired_game, round_seed,
+};
 pub use mcts::{Budget, DETERMINIZATIONS_PER_TRICK, Mcts};
 pub use oracle::{ORACLE_PLAYOUTS, ORACLE_SOLVE_AT_MOST, Oracle};
 pub use players::{Kind, MCTS_DEFAULT_ITERATIONS, Player, STRONG_SOLVE_AT_MOST, Seated};
 pub use rules::Rules;
 pub use seeds::{CLAIM_SEED, CLAIM_SEEDS, SeedList, TUNING_SEED, TUNING_SEEDS, choose_seed};
-pub use stats::Summary;
+pub use stats::{Estimate, Summary};

@@ -5,7 +5,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use jass_arena::{Budget, Kind, MCTS_DEFAULT_ITERATIONS, Match, Summary, play_match};
+use jass_arena::{
+    Budget, Estimate, FullMatch, Kind, MCTS_DEFAULT_ITERATIONS, Match, SeedList, Summary, play_full_match,
+    play_match,
+};
 use jass_engine::Contract;
 
 /// A duplicate match between two card players, card points only (157 a round).
@@ -18,6 +21,13 @@ struct Cli {
     /// Pair B: random, rules, computer, strong, mcts or oracle (all-seeing).
     #[arg(long, default_value = "random")]
     b: Kind,
+    /// The second run: whole games to 1000 under the swisslos preset (Weis, Stöck,
+    /// match bonus, multipliers, bedanken), each player making its own decisions.
+    #[arg(long)]
+    full_rules: bool,
+    /// Games of `--full-rules` (each played twice, teams swapped).
+    #[arg(long, default_value_t = 100)]
+    games: u32,
     /// Number of deals (each played twice, teams swapped).
     #[arg(long, default_value_t = 1000)]
     deals: u32,
@@ -97,6 +107,9 @@ fn main() -> ExitCode {
         threads: cli.threads,
         contract_playouts: cli.contract_playouts,
     };
+    if cli.full_rules {
+        return full_rules(&m, cli.games, list);
+    }
     let start = Instant::now();
     let results = match play_match(&m) {
         Ok(r) => r,
@@ -182,5 +195,90 @@ fn main() -> ExitCode {
             break;
         }
     }
+    ExitCode::SUCCESS
+}
+
+/// The full-rules run: points per round and the win rate of games to 1000.
+fn full_rules(m: &Match, games: u32, list: SeedList) -> ExitCode {
+    let fm = FullMatch {
+        a: m.a,
+        b: m.b,
+        seed: m.seed,
+        games,
+        threads: m.threads,
+        contract_playouts: m.contract_playouts,
+    };
+    let start = Instant::now();
+    let results = match play_full_match(&fm) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("jass-arena: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let wall = start.elapsed();
+    let ds: Vec<f64> = results.iter().map(jass_arena::PairedGame::d).collect();
+    let wins: Vec<f64> = results.iter().map(jass_arena::PairedGame::a_wins).collect();
+    let (Some(d), Some(w)) = (Estimate::of(&ds), Estimate::of(&wins)) else {
+        eprintln!("jass-arena: no games played");
+        return ExitCode::FAILURE;
+    };
+    let plays = || results.iter().flat_map(|r| r.plays.iter());
+    let n_plays = (2 * results.len()).max(1) as f64;
+    let a_per_round = plays().map(jass_arena::GamePlay::a_per_round).sum::<f64>() / n_plays;
+    let rounds = plays().map(|p| f64::from(p.rounds)).sum::<f64>() / n_plays;
+    let per_card = |side: usize| {
+        let (t, n) = plays().fold((Duration::ZERO, 0u64), |acc, p| {
+            let (t, n) = p.think.get(side).copied().unwrap_or_default();
+            (acc.0 + t, acc.1 + u64::from(n))
+        });
+        if n == 0 { 0.0 } else { t.as_secs_f64() * 1e3 / n as f64 }
+    };
+    println!(
+        "{} vs {}: full rules (swisslos, games to {}), n {} games (x2, teams swapped), seed {} ({} list), points per round A - B {:+.2}, SE {:.2}, 95 % CI {:+.2} .. {:+.2}, sd {:.1}; A won {:.1} % of the games, 95 % CI {:.1} .. {:.1} %; A {:.1} points per round, {:.2} rounds per game",
+        fm.a,
+        fm.b,
+        jass_arena::FULL_RULES_TARGET,
+        d.n,
+        fm.seed,
+        list,
+        d.mean,
+        d.se,
+        d.ci.0,
+        d.ci.1,
+        d.sd,
+        100.0 * w.mean,
+        100.0 * w.ci.0.max(0.0),
+        100.0 * w.ci.1.min(1.0),
+        a_per_round,
+        rounds
+    );
+    println!();
+    println!(
+        "| A | B | games | pts/round A − B | 95 % CI | A wins | 95 % CI | rounds/game | ms/card A | ms/card B |"
+    );
+    println!("|---|---|---:|---:|---|---:|---|---:|---:|---:|");
+    println!(
+        "| {} | {} | {} | {:+.1} | {:+.1} .. {:+.1} | {:.1} % | {:.1} .. {:.1} % | {:.2} | {:.3} | {:.3} |",
+        fm.a,
+        fm.b,
+        d.n,
+        d.mean,
+        d.ci.0,
+        d.ci.1,
+        100.0 * w.mean,
+        100.0 * w.ci.0.max(0.0),
+        100.0 * w.ci.1.min(1.0),
+        rounds,
+        per_card(0),
+        per_card(1)
+    );
+    println!();
+    println!(
+        "full rules: Weis, Stöck, match bonus, multipliers 1 1 2 2 3 3, bedanken; each seat chooses its own contract (players other than computer/strong: the computer's choice at {} playouts, its Weis, Stöck and bedanke); {} threads, wall {:.1} s",
+        fm.contract_playouts,
+        fm.threads,
+        wall.as_secs_f64()
+    );
     ExitCode::SUCCESS
 }

@@ -98,22 +98,30 @@ impl Kind {
         }
     }
 
+    /// The `jass_ai::Computer` of a `computer` or `strong` player (`None` for the
+    /// others): under full rules it makes every decision of its seat.
+    #[must_use]
+    pub fn computer(self, seat: Seat, options: Options, seed: u64) -> Option<Computer> {
+        let config = match self {
+            Self::Computer { playouts } => Config { playouts, time_budget: None, seed, ..Config::default() },
+            Self::Strong { playouts, solve_at_most, solve_deals } => {
+                Config { playouts, time_budget: None, seed, solve_at_most, solve_deals, ..Config::default() }
+            }
+            _ => return None,
+        };
+        Some(Computer::new(seat, options, config))
+    }
+
     fn build_blind(self, seat: Seat, options: Options, seed: u64) -> Box<dyn Player> {
         match self {
             Self::Random | Self::Oracle { .. } => {
                 Box::new(RandomPlayer(Xoshiro256PlusPlus::seed_from_u64(seed)))
             }
             Self::Rules => Box::new(Rules::new(seat)),
-            Self::Computer { playouts } => Box::new(ComputerPlayer(Computer::new(
-                seat,
-                options,
-                Config { playouts, time_budget: None, seed, ..Config::default() },
-            ))),
-            Self::Strong { playouts, solve_at_most, solve_deals } => Box::new(ComputerPlayer(Computer::new(
-                seat,
-                options,
-                Config { playouts, time_budget: None, seed, solve_at_most, solve_deals, ..Config::default() },
-            ))),
+            Self::Computer { .. } | Self::Strong { .. } => match self.computer(seat, options, seed) {
+                Some(c) => Box::new(ComputerPlayer(c)),
+                None => Box::new(RandomPlayer(Xoshiro256PlusPlus::seed_from_u64(seed))),
+            },
             Self::Mcts { budget } => Box::new(Mcts::new(seat, options, budget, seed)),
         }
     }
