@@ -33,6 +33,23 @@ pub struct Match {
     pub threads: usize,
     /// Playouts of the common contract chooser per decision.
     pub contract_playouts: u32,
+    /// Who chooses the contracts.
+    pub contracts: Contracts,
+}
+
+/// Who chooses the contracts of a card-points match.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default)]
+pub enum Contracts {
+    /// One common chooser for both pairs (the table computer at `contract_playouts`,
+    /// seeded by deal and seat): both runs of a deal have the same contract, and the
+    /// match measures card play alone (the headline figure).
+    #[default]
+    Common,
+    /// Each pair chooses its own (issue 17 point 5's "separate run for contract
+    /// choice"): `computer` and `strong` with their own `jass_ai::Computer`, the
+    /// others with the table computer at `contract_playouts` seeded for their pair.
+    /// The match measures contract choice and card play together.
+    Own,
 }
 
 /// The table options of the headline figure: card points only, as the published work
@@ -129,18 +146,19 @@ pub fn play_run(m: &Match, deal: u32, a_team: Team) -> Result<Run, String> {
     let seed = deal_seed(m.seed, deal);
     let mut game = Game::new(options, seed).map_err(|e| e.to_string())?;
     let hands = Seat::ALL.map(|s| game.hand(s));
-    // The same chooser in both runs: seeded by seat only, it sees the same views (no
-    // card is down while choosing), so it picks the same contract.
+    // The common chooser is the same in both runs: seeded by seat only, it sees the
+    // same views (no card is down while choosing), so it picks the same contract.
     let mut chooser: Vec<Computer> = Seat::ALL
         .iter()
         .map(|&s| {
-            let config = Config {
-                playouts: m.contract_playouts,
-                time_budget: None,
-                seed: player_seed(m.seed, deal, s, 0),
-                ..Config::default()
-            };
-            Computer::new(s, options, config)
+            let (kind, role) = if s.team() == a_team { (m.a, 1) } else { (m.b, 2) };
+            let own = m.contracts == Contracts::Own;
+            let seed = player_seed(m.seed, deal, s, if own { role } else { 0 });
+            let config =
+                Config { playouts: m.contract_playouts, time_budget: None, seed, ..Config::default() };
+            own.then(|| kind.computer(s, options, seed))
+                .flatten()
+                .unwrap_or_else(|| Computer::new(s, options, config))
         })
         .collect();
     let mut players: Vec<Seated> = Seat::ALL

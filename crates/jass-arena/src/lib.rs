@@ -99,8 +99,8 @@ mod seeds;
 mod stats;
 
 pub use duplicate::{
-    DealResult, Match, ROUND_POINTS, Run, card_points_options, deal_seed, play_deal, play_match, play_run,
-    player_seed,
+    Contracts, DealResult, Match, ROUND_POINTS, Run, card_points_options, deal_seed, play_deal, play_match,
+    play_run, player_seed,
 };
 pub use full::{
     FULL_RULES_TARGET, FullMatch, GamePlay, PairedGame, full_rules_options, play_full_match, play_game,

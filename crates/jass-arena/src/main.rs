@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use jass_arena::{
-    Budget, Estimate, FullMatch, Kind, MCTS_DEFAULT_ITERATIONS, Match, SeedList, Summary, play_full_match,
-    play_match,
+    Budget, Contracts, Estimate, FullMatch, Kind, MCTS_DEFAULT_ITERATIONS, Match, SeedList, Summary,
+    play_full_match, play_match,
 };
 use jass_engine::Contract;
 
@@ -44,6 +44,10 @@ struct Cli {
     /// Playouts per decision of a `computer` player.
     #[arg(long, default_value_t = 2000)]
     playouts: u32,
+    /// Who chooses the contracts: `common` (one chooser for both pairs: card play
+    /// alone, the headline) or `own` (each pair its own: contract choice and card play).
+    #[arg(long, default_value = "common")]
+    contracts: String,
     /// Playouts per decision of the common contract chooser.
     #[arg(long, default_value_t = 2000)]
     contract_playouts: u32,
@@ -99,6 +103,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let contracts = match cli.contracts.as_str() {
+        "common" => Contracts::Common,
+        "own" => Contracts::Own,
+        other => {
+            eprintln!("jass-arena: unknown --contracts {other:?}; common or own");
+            return ExitCode::FAILURE;
+        }
+    };
     let m = Match {
         a: with_budget(cli.a, &cli),
         b: with_budget(cli.b, &cli),
@@ -106,6 +118,7 @@ fn main() -> ExitCode {
         deals: cli.deals,
         threads: cli.threads,
         contract_playouts: cli.contract_playouts,
+        contracts,
     };
     if cli.full_rules {
         return full_rules(&m, cli.games, list);
@@ -164,23 +177,30 @@ fn main() -> ExitCode {
     );
     println!();
     println!(
-        "card points only (no Weis, Stöck, match bonus; multipliers 1); contract by a common chooser (computer, {} playouts); {} threads, wall {:.1} s",
-        m.contract_playouts,
+        "card points only (no Weis, Stöck, match bonus; multipliers 1); {}; {} threads, wall {:.1} s",
+        if m.contracts == Contracts::Own {
+            format!(
+                "each pair chooses its own contracts (computer/strong their own, the others the computer at {} playouts)",
+                m.contract_playouts
+            )
+        } else {
+            format!("contract by a common chooser (computer, {} playouts)", m.contract_playouts)
+        },
         m.threads,
         wall.as_secs_f64()
     );
     // The contract mix: the chooser is common, but which contracts it picks decides how
     // much card play can matter (no-trump contracts punish random play most).
     let mut mix = [0u32; 6];
-    for r in &results {
-        if let Some(n) = mix.get_mut(r.runs[0].contract.index()) {
+    for run in results.iter().flat_map(|r| r.runs.iter()) {
+        if let Some(n) = mix.get_mut(run.contract.index()) {
             *n += 1;
         }
     }
     let mix: Vec<String> = Contract::ALL
         .iter()
         .zip(mix)
-        .map(|(k, n)| format!("{k} {:.1} %", 100.0 * f64::from(n) / results.len().max(1) as f64))
+        .map(|(k, n)| format!("{k} {:.1} %", 100.0 * f64::from(n) / (2 * results.len()).max(1) as f64))
         .collect();
     println!("contracts: {}", mix.join(", "));
     for k in [m.a, m.b] {

@@ -19,6 +19,7 @@ fn oracle_beats_random_clearly() {
         deals: 16,
         threads: 2,
         contract_playouts: 30,
+        contracts: jass_arena::Contracts::Common,
     };
     let ds: Vec<i64> = play_match(&m).unwrap().iter().map(DealResult::d).collect();
     let s = Summary::of(&ds).unwrap();
