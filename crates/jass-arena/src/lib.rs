@@ -89,6 +89,28 @@
 //! with the computer, and four times the iterations does not change that (neither
 //! pilot can tell a difference of a few points).
 
+//! # The separate runs: contract choice and full rules
+//! `--contracts own` keeps card points only but lets each pair choose its own
+//! contracts ([`Contracts::Own`]: `computer` and `strong` with their own computer, the
+//! others with the table computer seeded for their pair), so contract choice counts
+//! too; the two runs of a deal may then have different contracts.
+//!
+//! `--full-rules --games N` plays whole games to 1000 under the swisslos preset
+//! ([`full_rules_options`]: Weis, Stöck, match bonus, multipliers 1 1 2 2 3 3,
+//! bedanken) on duplicate deal sequences: round `r` of game `g` is dealt from
+//! [`round_seed`] (master seed, `g`, `r`), and each game is played twice with the
+//! teams swapped. Every seat decides for itself: `computer` and `strong` everything;
+//! the others play their own cards and take the table computer's contract, Weis,
+//! Stöck and bedanke (see `full`'s docs). It reports A's points per round minus B's
+//! ([`PairedGame::d`]) and the share of games A won ([`PairedGame::a_wins`]), each
+//! with its standard error and 95 % interval over the paired games ([`Estimate`]).
+//!
+//! ```text
+//! cargo run --release -p jass-arena -- --a computer --b rules --deals 1000 --contracts own
+//! cargo run --release -p jass-arena -- --full-rules --games 200 --a computer --b rules
+//! cargo run --release -p jass-arena -- --a oracle --b computer --deals 200 --oracle-solve-at-most 28
+//! ```
+
 mod duplicate;
 mod full;
 mod mcts;
