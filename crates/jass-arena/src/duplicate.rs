@@ -13,7 +13,7 @@ use jass_engine::{
 };
 use sha2::{Digest, Sha256};
 
-use crate::players::{Kind, Player};
+use crate::players::{Kind, Seated};
 
 /// Card points of one round over both runs of a deal: 152 plus the last trick's 5 (R4).
 pub const ROUND_POINTS: u32 = 157;
@@ -33,6 +33,23 @@ pub struct Match {
     pub threads: usize,
     /// Playouts of the common contract chooser per decision.
     pub contract_playouts: u32,
+    /// Who chooses the contracts.
+    pub contracts: Contracts,
+}
+
+/// Who chooses the contracts of a card-points match.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default)]
+pub enum Contracts {
+    /// One common chooser for both pairs (the table computer at `contract_playouts`,
+    /// seeded by deal and seat): both runs of a deal have the same contract, and the
+    /// match measures card play alone (the headline figure).
+    #[default]
+    Common,
+    /// Each pair chooses its own (issue 17 point 5's "separate run for contract
+    /// choice"): `computer` and `strong` with their own `jass_ai::Computer`, the
+    /// others with the table computer at `contract_playouts` seeded for their pair.
+    /// The match measures contract choice and card play together.
+    Own,
 }
 
 /// The table options of the headline figure: card points only, as the published work
@@ -129,21 +146,22 @@ pub fn play_run(m: &Match, deal: u32, a_team: Team) -> Result<Run, String> {
     let seed = deal_seed(m.seed, deal);
     let mut game = Game::new(options, seed).map_err(|e| e.to_string())?;
     let hands = Seat::ALL.map(|s| game.hand(s));
-    // The same chooser in both runs: seeded by seat only, it sees the same views (no
-    // card is down while choosing), so it picks the same contract.
+    // The common chooser is the same in both runs: seeded by seat only, it sees the
+    // same views (no card is down while choosing), so it picks the same contract.
     let mut chooser: Vec<Computer> = Seat::ALL
         .iter()
         .map(|&s| {
-            let config = Config {
-                playouts: m.contract_playouts,
-                time_budget: None,
-                seed: player_seed(m.seed, deal, s, 0),
-                ..Config::default()
-            };
-            Computer::new(s, options, config)
+            let (kind, role) = if s.team() == a_team { (m.a, 1) } else { (m.b, 2) };
+            let own = m.contracts == Contracts::Own;
+            let seed = player_seed(m.seed, deal, s, if own { role } else { 0 });
+            let config =
+                Config { playouts: m.contract_playouts, time_budget: None, seed, ..Config::default() };
+            own.then(|| kind.computer(s, options, seed))
+                .flatten()
+                .unwrap_or_else(|| Computer::new(s, options, config))
         })
         .collect();
-    let mut players: Vec<Box<dyn Player>> = Seat::ALL
+    let mut players: Vec<Seated> = Seat::ALL
         .iter()
         .map(|&s| {
             let kind = if s.team() == a_team { m.a } else { m.b };
@@ -165,7 +183,7 @@ pub fn play_run(m: &Match, deal: u32, a_team: Team) -> Result<Run, String> {
                 let start = Instant::now();
                 let card = players
                     .get_mut(seat.index())
-                    .and_then(|p| p.card(&view))
+                    .and_then(|p| p.card(&game, &view))
                     .ok_or_else(|| fail("a player had no card"))?;
                 let side = usize::from(seat.team() != a_team);
                 if let Some(t) = think.get_mut(side) {
@@ -204,19 +222,29 @@ pub fn play_deal(m: &Match, deal: u32) -> Result<DealResult, String> {
 /// # Errors
 /// The first failed deal (by deal number).
 pub fn play_match(m: &Match) -> Result<Vec<DealResult>, String> {
+    in_parallel(m.deals, m.threads, |deal| play_deal(m, deal))
+}
+
+/// `f(0)`, …, `f(n − 1)` on `threads` threads, each taking the next number not yet
+/// taken; the results in order, or the first error by number.
+pub(crate) fn in_parallel<T: Send>(
+    n: u32,
+    threads: usize,
+    f: impl Fn(u32) -> Result<T, String> + Sync,
+) -> Result<Vec<T>, String> {
     let next = AtomicU32::new(0);
-    let threads = m.threads.clamp(1, m.deals.max(1) as usize);
-    let mut all: Vec<(u32, Result<DealResult, String>)> = std::thread::scope(|scope| {
+    let threads = threads.clamp(1, n.max(1) as usize);
+    let mut all: Vec<(u32, Result<T, String>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut out = Vec::new();
                     loop {
-                        let deal = next.fetch_add(1, Ordering::Relaxed);
-                        if deal >= m.deals {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
                             break out;
                         }
-                        out.push((deal, play_deal(m, deal)));
+                        out.push((i, f(i)));
                     }
                 })
             })
@@ -226,6 +254,6 @@ pub fn play_match(m: &Match) -> Result<Vec<DealResult>, String> {
             .flat_map(|w| w.join().unwrap_or_else(|_| vec![(0, Err("a worker panicked".to_owned()))]))
             .collect()
     });
-    all.sort_by_key(|(deal, _)| *deal);
+    all.sort_by_key(|(i, _)| *i);
     all.into_iter().map(|(_, r)| r).collect()
 }

@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
 
 use jass_ai::SeatKnowledge;
 use jass_engine::{
-    Card, CardSet, Contract, LAST_TRICK_BONUS, Options, Seat, SeatView, Trick, legal_cards, tables,
+    Card, CardSet, Contract, LAST_TRICK_BONUS, MATCH_BONUS, Options, Seat, SeatView, Trick, legal_cards,
+    tables,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
@@ -112,6 +113,8 @@ impl Mcts {
                 points: view.round_points.into_inner(),
                 contract,
                 old_undenufe: self.old_undenufe,
+                tricks: [0; 2],
+                match_bonus: false,
             };
             let stop = match self.budget {
                 Budget::Iterations(i) => Stop::After(i.max(1)),
@@ -263,26 +266,31 @@ impl Node {
     }
 }
 
-/// A determinized round in the middle: every hand known.
+/// A determinized round in the middle: every hand known (also the all-seeing
+/// player's playouts on the true deal, which count the match bonus).
 #[derive(Copy, Clone, Debug)]
-struct State {
-    hands: [CardSet; 4],
-    trick: Trick,
+pub(crate) struct State {
+    pub(crate) hands: [CardSet; 4],
+    pub(crate) trick: Trick,
     /// 0-based number of the trick on the table; 9 when the round is over.
-    trick_no: u8,
+    pub(crate) trick_no: u8,
     /// Card points so far per team.
-    points: [u32; 2],
-    contract: Contract,
-    old_undenufe: bool,
+    pub(crate) points: [u32; 2],
+    pub(crate) contract: Contract,
+    pub(crate) old_undenufe: bool,
+    /// Tricks each team has taken: the match bonus needs all nine.
+    pub(crate) tricks: [u8; 2],
+    /// Whether taking all nine tricks adds the match bonus (R8; off for card points only).
+    pub(crate) match_bonus: bool,
 }
 
 impl State {
-    fn next_seat(&self) -> Seat {
+    pub(crate) fn next_seat(&self) -> Seat {
         self.trick.next_seat()
     }
 
     /// The legal cards of the seat to move (none once the round is over).
-    fn legal(&self) -> CardSet {
+    pub(crate) fn legal(&self) -> CardSet {
         if self.trick_no > 8 {
             return CardSet::EMPTY;
         }
@@ -290,8 +298,8 @@ impl State {
         legal_cards(hand, &self.trick, self.contract)
     }
 
-    /// Plays `card` for the seat to move, and scores the trick it completes (R4, R5).
-    fn play(&mut self, card: Card) {
+    /// Plays `card` for the seat to move, and scores the trick it completes (R4, R5, R8).
+    pub(crate) fn play(&mut self, card: Card) {
         let seat = self.next_seat();
         if let Some(h) = self.hands.get_mut(seat.index()) {
             *h = h.without(card);
@@ -302,10 +310,17 @@ impl State {
             let winner = self.trick.winner(self.contract).unwrap_or(seat);
             let mut p: u32 =
                 self.trick.cards().map(|c| u32::from(pts.get(c.index()).copied().unwrap_or(0))).sum();
+            let team = winner.team().index();
+            if let Some(t) = self.tricks.get_mut(team) {
+                *t += 1;
+            }
             if self.trick_no == 8 {
                 p += LAST_TRICK_BONUS;
+                if self.match_bonus && self.tricks.get(team) == Some(&9) {
+                    p += MATCH_BONUS;
+                }
             }
-            if let Some(t) = self.points.get_mut(winner.team().index()) {
+            if let Some(t) = self.points.get_mut(team) {
                 *t += p;
             }
             self.trick_no += 1;
@@ -314,7 +329,7 @@ impl State {
     }
 
     /// Random legal cards to the end; the card points per team.
-    fn play_out<R: Rng + ?Sized>(mut self, rng: &mut R) -> [u32; 2] {
+    pub(crate) fn play_out<R: Rng + ?Sized>(mut self, rng: &mut R) -> [u32; 2] {
         while let Some(c) = pick(self.legal(), rng) {
             self.play(c);
         }
@@ -323,7 +338,7 @@ impl State {
 }
 
 /// A uniformly random card of a set; `None` if it is empty.
-fn pick<R: Rng + ?Sized>(set: CardSet, rng: &mut R) -> Option<Card> {
+pub(crate) fn pick<R: Rng + ?Sized>(set: CardSet, rng: &mut R) -> Option<Card> {
     let n = set.len();
     if n == 0 {
         return None;
@@ -333,7 +348,7 @@ fn pick<R: Rng + ?Sized>(set: CardSet, rng: &mut R) -> Option<Card> {
 }
 
 /// SplitMix64's finaliser: spreads a few small numbers over a whole seed.
-const fn splitmix(mut z: u64) -> u64 {
+pub(crate) const fn splitmix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

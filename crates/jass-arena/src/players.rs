@@ -1,16 +1,19 @@
 //! The card players of a match, behind one trait that is handed a [`SeatView`] and
 //! nothing else: a player cannot see a card its seat could not see, because the arena
-//! never gives it the game (as `jass_ai::Computer`, ISSUE 14 point 6).
+//! never gives it the game (as `jass_ai::Computer`, ISSUE 14 point 6). The one
+//! exception, the all-seeing [`Oracle`], is a separate [`Seated`] case that the
+//! runner hands the game.
 
 use std::fmt;
 use std::str::FromStr;
 
 use jass_ai::{Computer, Config};
-use jass_engine::{Action, Card, Options, Seat, SeatView};
+use jass_engine::{Action, Card, Game, Options, Seat, SeatView};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 use crate::mcts::{Budget, Mcts};
+use crate::oracle::{ORACLE_PLAYOUTS, ORACLE_SOLVE_AT_MOST, Oracle};
 use crate::rules::Rules;
 
 /// A card player for one seat. The arena asks it for a card only when its seat is to
@@ -49,6 +52,33 @@ pub enum Kind {
         /// Iterations per determinization, or wall time per card.
         budget: Budget,
     },
+    /// The all-seeing player ([`Oracle`]): the only kind that sees hidden cards, handed
+    /// the game rather than a view. The ceiling only with `solve_at_most` = 36.
+    Oracle {
+        /// Cards left (all four hands) from which on it solves the true deal exactly.
+        solve_at_most: u32,
+        /// Random playouts of the true deal per decision before that.
+        playouts: u32,
+    },
+}
+
+/// A seated card player: one that decides from its seat's view, or the all-seeing one
+/// that the runner hands the game (kept apart so that seeing everything is explicit).
+pub enum Seated {
+    /// Decides from the seat's view only.
+    Blind(Box<dyn Player>),
+    /// Sees every hand ([`Oracle`]).
+    AllSeeing(Oracle),
+}
+
+impl Seated {
+    /// The card to play now in `game` for this seat, whose view is `view`.
+    pub fn card(&mut self, game: &Game, view: &SeatView) -> Option<Card> {
+        match self {
+            Self::Blind(p) => p.card(view),
+            Self::AllSeeing(o) => o.card(game),
+        }
+    }
 }
 
 /// The reference player's default budget: UCT iterations per determinization (the
@@ -59,20 +89,39 @@ impl Kind {
     /// A player of this kind for `seat`, with its random numbers from `seed` (the
     /// arena derives it from the master seed, the deal and the seat).
     #[must_use]
-    pub fn build(self, seat: Seat, options: Options, seed: u64) -> Box<dyn Player> {
+    pub fn build(self, seat: Seat, options: Options, seed: u64) -> Seated {
         match self {
-            Self::Random => Box::new(RandomPlayer(Xoshiro256PlusPlus::seed_from_u64(seed))),
+            Self::Oracle { solve_at_most, playouts } => {
+                Seated::AllSeeing(Oracle::new(seat, options, solve_at_most, playouts, seed))
+            }
+            blind => Seated::Blind(blind.build_blind(seat, options, seed)),
+        }
+    }
+
+    /// The `jass_ai::Computer` of a `computer` or `strong` player (`None` for the
+    /// others): under full rules it makes every decision of its seat.
+    #[must_use]
+    pub fn computer(self, seat: Seat, options: Options, seed: u64) -> Option<Computer> {
+        let config = match self {
+            Self::Computer { playouts } => Config { playouts, time_budget: None, seed, ..Config::default() },
+            Self::Strong { playouts, solve_at_most, solve_deals } => {
+                Config { playouts, time_budget: None, seed, solve_at_most, solve_deals, ..Config::default() }
+            }
+            _ => return None,
+        };
+        Some(Computer::new(seat, options, config))
+    }
+
+    fn build_blind(self, seat: Seat, options: Options, seed: u64) -> Box<dyn Player> {
+        match self {
+            Self::Random | Self::Oracle { .. } => {
+                Box::new(RandomPlayer(Xoshiro256PlusPlus::seed_from_u64(seed)))
+            }
             Self::Rules => Box::new(Rules::new(seat)),
-            Self::Computer { playouts } => Box::new(ComputerPlayer(Computer::new(
-                seat,
-                options,
-                Config { playouts, time_budget: None, seed, ..Config::default() },
-            ))),
-            Self::Strong { playouts, solve_at_most, solve_deals } => Box::new(ComputerPlayer(Computer::new(
-                seat,
-                options,
-                Config { playouts, time_budget: None, seed, solve_at_most, solve_deals, ..Config::default() },
-            ))),
+            Self::Computer { .. } | Self::Strong { .. } => match self.computer(seat, options, seed) {
+                Some(c) => Box::new(ComputerPlayer(c)),
+                None => Box::new(RandomPlayer(Xoshiro256PlusPlus::seed_from_u64(seed))),
+            },
             Self::Mcts { budget } => Box::new(Mcts::new(seat, options, budget, seed)),
         }
     }
@@ -86,6 +135,7 @@ impl Kind {
             Self::Computer { .. } => "computer",
             Self::Strong { .. } => "strong",
             Self::Mcts { .. } => "mcts",
+            Self::Oracle { .. } => "oracle",
         }
     }
 }
@@ -102,6 +152,10 @@ impl fmt::Display for Kind {
             }
             Self::Mcts { budget: Budget::Iterations(n) } => write!(f, "mcts({n} iterations)"),
             Self::Mcts { budget: Budget::Millis(ms) } => write!(f, "mcts({ms} ms)"),
+            Self::Oracle { solve_at_most, .. } if *solve_at_most >= 36 => f.write_str("oracle(exact)"),
+            Self::Oracle { solve_at_most, playouts } => {
+                write!(f, "oracle(exact from {solve_at_most} cards, {playouts} open playouts before)")
+            }
             other => f.write_str(other.name()),
         }
     }
@@ -122,7 +176,10 @@ impl FromStr for Kind {
                 solve_deals: Config::default().solve_deals,
             }),
             "mcts" => Ok(Self::Mcts { budget: Budget::Iterations(MCTS_DEFAULT_ITERATIONS) }),
-            other => Err(format!("unknown player {other:?}; players: random, rules, computer, strong, mcts")),
+            "oracle" => Ok(Self::Oracle { solve_at_most: ORACLE_SOLVE_AT_MOST, playouts: ORACLE_PLAYOUTS }),
+            other => Err(format!(
+                "unknown player {other:?}; players: random, rules, computer, strong, mcts, oracle"
+            )),
         }
     }
 }

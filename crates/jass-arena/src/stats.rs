@@ -46,3 +46,36 @@ impl Summary {
         })
     }
 }
+
+/// A mean with its standard error and 95 % interval, for values that are not whole
+/// points (points per round, shares of games won).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Number of values.
+    pub n: usize,
+    /// Their mean.
+    pub mean: f64,
+    /// Sample standard deviation (n − 1 in the denominator; 0 for one value).
+    pub sd: f64,
+    /// Standard error of the mean.
+    pub se: f64,
+    /// mean ± 1.96·SE.
+    pub ci: (f64, f64),
+}
+
+impl Estimate {
+    /// The estimate of `xs`; `None` for no values.
+    #[must_use]
+    pub fn of(xs: &[f64]) -> Option<Self> {
+        if xs.is_empty() {
+            return None;
+        }
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        let var =
+            if xs.len() > 1 { xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+        let sd = var.sqrt();
+        let se = sd / n.sqrt();
+        Some(Self { n: xs.len(), mean, sd, se, ci: (mean - 1.96 * se, mean + 1.96 * se) })
+    }
+}

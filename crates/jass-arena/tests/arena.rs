@@ -9,7 +9,7 @@ use jass_engine::{Game, Team, deal};
 
 /// Small budgets: the tests run in a debug build.
 fn small(a: Kind, b: Kind, deals: u32, threads: usize) -> Match {
-    Match { a, b, seed: 5, deals, threads, contract_playouts: 60 }
+    Match { a, b, seed: 5, deals, threads, contract_playouts: 60, contracts: jass_arena::Contracts::Common }
 }
 
 /// Each deal's two runs hold the same hands at the same seats, dealt from the deal's
@@ -124,7 +124,54 @@ fn command_prints_a_result_line_and_a_ladder_row() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("rules vs random: n 6 deals"), "{text}");
     assert!(text.contains("| rules | random | 6 |"), "{text}");
-    let bad = std::process::Command::new(bin).args(["--a", "oracle"]).output().unwrap();
+    let bad = std::process::Command::new(bin).args(["--a", "seer"]).output().unwrap();
     assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("players: random, rules, computer, strong, mcts"));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr)
+            .contains("players: random, rules, computer, strong, mcts, oracle")
+    );
+}
+
+/// The separate run for contract choice (issue 17 point 5, `--contracts own`): each
+/// pair chooses its own contracts, a `computer` pair with its own computer and the
+/// other with the table computer seeded for its pair; replaying the choosing phase
+/// with those choosers gives the contract each run had, the two runs of a deal can
+/// differ, and the result still does not depend on the threads.
+#[test]
+fn own_contracts_are_chosen_by_each_pair() {
+    use jass_ai::{Computer, Config};
+    use jass_arena::{Contracts, player_seed};
+    use jass_engine::{Phase, Seat, Seed, Viewer};
+    let m =
+        Match { contracts: Contracts::Own, ..small(Kind::Computer { playouts: 300 }, Kind::Random, 16, 1) };
+    let results = play_match(&m).unwrap();
+    let mut differ = 0;
+    for r in &results {
+        for run in &r.runs {
+            let mut game = Game::new(card_points_options(), deal_seed(m.seed, r.deal)).unwrap();
+            let mut choosers: Vec<Computer> = Seat::ALL
+                .iter()
+                .map(|&s| {
+                    let a = s.team() == run.a_team;
+                    let seed = player_seed(m.seed, r.deal, s, if a { 1 } else { 2 });
+                    let playouts = if a { 300 } else { m.contract_playouts };
+                    Computer::new(
+                        s,
+                        card_points_options(),
+                        Config { playouts, time_budget: None, seed, ..Config::default() },
+                    )
+                })
+                .collect();
+            while game.phase() == Phase::Choosing {
+                let s = game.to_act().unwrap();
+                let action = choosers[s.index()].decide(&game.view(Viewer::Seat(s))).unwrap();
+                game.apply(s, action, || Seed([0; 32])).unwrap();
+            }
+            assert_eq!(game.contract(), Some(run.contract), "deal {}", r.deal);
+        }
+        differ += usize::from(r.runs[0].contract != r.runs[1].contract);
+    }
+    assert!(differ > 0, "own choosers never disagreed over 16 deals");
+    let two = play_match(&Match { threads: 2, ..m }).unwrap();
+    assert_eq!(figures(&results), figures(&two));
 }

@@ -151,6 +151,7 @@ fn mcts_beats_random() {
         deals: 50,
         threads: 2,
         contract_playouts: 60,
+        contracts: jass_arena::Contracts::Common,
     };
     let ds: Vec<i64> = play_match(&m).unwrap().iter().map(DealResult::d).collect();
     let s = Summary::of(&ds).unwrap();
