@@ -5,7 +5,7 @@
 //! become all-seeing by mistake.
 //!
 //! With at most `solve_at_most` cards left in the four hands it plays the best card of
-//! `jass_solver::Solver::card_values` on the true position (exact minimax card points
+//! `jass_solver::Solver::best_card` on the true position (exact minimax card points
 //! with last trick and, when the table plays it, the match bonus). Earlier, where one
 //! exact solve takes seconds to minutes, it plays perfect-information Monte Carlo on
 //! the true deal: every legal card, each followed by random playouts of the true hands,
@@ -106,7 +106,7 @@ impl Oracle {
             return legal.first();
         }
         if pos.cards_left() <= self.solve_at_most {
-            let best = SOLVER.with_borrow_mut(|s| s.card_values(&pos).ok()?.first().map(|v| v.0));
+            let best = SOLVER.with_borrow_mut(|s| s.best_card(&pos).ok().map(|v| v.0));
             if best.is_some() {
                 return best;
             }
