@@ -379,6 +379,31 @@ mod tests {
         assert_eq!(base.at_level(ai_level(jass_protocol::Level::Normal)), base);
     }
 
+    // Issue 17 point 3: a decision runs with its seat's level, whatever the computer
+    // was made with (a stand-in's computer kept when an easy computer takes the seat).
+    #[test]
+    fn a_decision_runs_with_the_seats_level() {
+        let options = jass_engine::Options::default();
+        let Ok(game) = jass_engine::Game::new(options, jass_engine::Seed([9; 32])) else {
+            panic!("a game with the default options");
+        };
+        let Some(seat) = game.to_act() else { panic!("someone chooses first") };
+        let view = game.view(jass_engine::Viewer::Seat(seat));
+        let base = jass_ai::Config { playouts: 400, ..Default::default() };
+        let mut computer = Computer::new(seat, options, jass_ai::Config { seed: 77, ..base });
+        let stats = ComputerStats::default();
+        for (level, playouts, solve_at_most) in [
+            (jass_protocol::Level::Easy, 60, 0),
+            (jass_protocol::Level::Strong, 400, 20),
+            (jass_protocol::Level::Normal, 400, 0),
+        ] {
+            let budget = Budget { base: base.at_level(ai_level(level)), min: 10, waiting: 0 };
+            assert!(run(&mut computer, &view, budget, std::time::Instant::now(), &stats).is_some());
+            let c = *computer.config_mut();
+            assert_eq!((c.playouts, c.solve_at_most, c.seed), (playouts, solve_at_most, 77), "{level:?}");
+        }
+    }
+
     // Issue 14 point 6: decisions on the pool's own threads come back, and are counted
     // with their times.
     #[tokio::test]
