@@ -306,6 +306,64 @@ test('the host frees a seat and gives one to the computer during a game; a new p
   assert.deepEqual(errors, []);
 });
 
+// Issue 17 point 3: the host picks each computer's level; the seat badge names easy
+// and strong (normal is just "computer").
+test('the host picks computer levels in the lobby, the seat manager and the start page', { timeout: 120_000 }, async () => {
+  // --- the start page: "play with computers" at strong.
+  const solo = await openPage(browser, 'Solo', { size: PHONE, locale: 'en-US', errors });
+  await solo.page.goto(`${server.base}/`);
+  await solo.page.fill(tid('name-input'), 'Sofia');
+  assert.equal(await solo.page.inputValue(tid('start-level')), 'normal', 'normal by default');
+  await solo.page.selectOption(tid('start-level'), 'strong');
+  await shot(solo, 'start-level-en');
+  await press(solo, tid('play-computers'));
+  await solo.page.waitForFunction(() => window.__jass?.view?.game && window.__jass.status === 'open');
+  assert.deepEqual((await view(solo)).view.seats.map((s) => s.level ?? null), [null, 'strong', 'strong', 'strong']);
+  await solo.page.waitForSelector(tid('computer-2'));
+  assert.equal(await solo.page.textContent(tid('computer-2')), 'computer · Strong');
+  await shot(solo, 'computers-strong-en');
+  await solo.ctx.close();
+
+  // --- the lobby (a German phone): easy in seat 1, normal in seat 2, strong in seat 3.
+  const created = await post('/api/tables', { name: 'Anna', preset: 'to_1000' });
+  const anna = await openSeat('Anna', created.table, created.token, { size: PHONE, locale: 'de-DE' });
+  assert.equal(await anna.page.inputValue(tid('lobby-level')), 'normal', 'normal by default');
+  for (const [s, level] of [[1, 'easy'], [2, 'normal'], [3, 'strong']]) {
+    await anna.page.selectOption(tid('lobby-level'), level);
+    await press(anna, tid(`add-computer-${s}`));
+    await anna.page.waitForSelector(`${tid(`computer-${s}`)}[data-level=${level}]`);
+    if (s === 1) await shot(anna, 'lobby-level-pick-de');
+  }
+  assert.equal(await anna.page.$(tid('lobby-level')), null, 'no level to pick once the table is full');
+  assert.equal(await anna.page.textContent(tid('computer-1')), 'Computer · Leicht');
+  assert.equal(await anna.page.textContent(tid('computer-2')), 'Computer');
+  assert.equal(await anna.page.textContent(tid('computer-3')), 'Computer · Stark');
+  assert.deepEqual((await view(anna)).view.seats.map((s) => s.level ?? null), [null, 'easy', null, 'strong']);
+  await shot(anna, 'lobby-levels-de');
+
+  // --- during the game, the seat manager: the easy computer is replaced by a strong one.
+  await press(anna, tid('remove-computer-1'));
+  await anna.page.waitForSelector(tid('add-computer-1'));
+  await anna.page.selectOption(tid('lobby-level'), 'easy');
+  await press(anna, tid('add-computer-1'));
+  await anna.page.waitForSelector(`${tid('computer-1')}[data-level=easy]`);
+  await press(anna, tid('start'));
+  await anna.page.waitForFunction(() => window.__jass.view?.game);
+  await press(anna, tid('manage-seats'));
+  await anna.page.waitForSelector(tid('seat-manager'));
+  await press(anna, tid('mg-free-1'));
+  await anna.page.waitForSelector(tid('mg-add-computer-1'));
+  await anna.page.selectOption(tid('mg-level'), 'strong');
+  await shot(anna, 'seat-manager-level-de');
+  await press(anna, tid('mg-add-computer-1'));
+  await anna.page.waitForFunction(() => window.__jass.view.seats[1].level === 'strong');
+  await press(anna, tid('close-manage'));
+  await anna.page.waitForSelector(`${tid('computer-1')}[data-level=strong]`);
+  await shot(anna, 'game-levels-de');
+  await anna.ctx.close();
+  assert.deepEqual(errors, []);
+});
+
 test('a seat moves to a second browser context with the other-device link', { timeout: 120_000 }, async () => {
   const created = await post('/api/tables', { name: 'Mia', preset: 'to_1000', computers: true });
   const { table, token } = created;

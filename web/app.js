@@ -2,12 +2,18 @@
 // state and click handling. Rendering is in view.js, the socket in net.js.
 import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
-import { h, renderApp, topBar, readOptions, clockText, WIDE_QUERY, roundKey } from './view.js';
+import { h, renderApp, topBar, readOptions, clockText, WIDE_QUERY, roundKey, LEVELS, storedLevel } from './view.js';
 import { initPages, renderStart, loadJoin, renderJoin } from './start.js';
 import { displayStyle, STYLES } from './cards.js';
 
 const root = document.getElementById('app');
 setLang(getLang());
+
+/** An add_computer message at the host's chosen level (normal is the default, left out). */
+function addComputerMsg(seat) {
+  const level = app.ui.computerLevel;
+  return level && level !== 'normal' ? { type: 'add_computer', seat, level } : { type: 'add_computer', seat };
+}
 
 const app = {
   table: null,
@@ -29,6 +35,7 @@ const app = {
     notice: null,
     clockEnds: null, // local ms when the seat to act runs out (view.clock)
     manageOpen: false, // the host's seat controls during a game
+    computerLevel: storedLevel(), // the level of the computers the host adds (issue 17 point 3)
     otherDevice: null, // {url}: the "continue on another device" panel
     history: [], // this game's rounds as their `last_round` arrived (issue 15 point 12)
     shareQr: null, // the table link shown as a QR code (issue 15 point 13)
@@ -433,7 +440,7 @@ async function giveToComputer(seat) {
     if (err.code !== 'closed') notice(t('error', { msg: err.message || err.code }));
     return;
   }
-  send({ type: 'add_computer', seat });
+  send(addComputerMsg(seat));
 }
 
 async function copyLink(inputId, btnId) {
@@ -453,6 +460,11 @@ async function copyLink(inputId, btnId) {
 // The host's options draft survives the re-render every state causes.
 // The host's timing selects apply at once (set_timing, lobby only).
 root.addEventListener('change', (ev) => {
+  if (ev.target.dataset?.level && LEVELS.includes(ev.target.value)) {
+    app.ui.computerLevel = ev.target.value;
+    try { localStorage.setItem('jass:level', ev.target.value); } catch { /* ignore */ }
+    return;
+  }
   const name = ev.target.dataset?.timing;
   if (!name) return;
   send({ type: 'set_timing', [name]: Number(ev.target.value) });
@@ -585,7 +597,7 @@ root.addEventListener('click', (ev) => {
       send({ type: 'free_seat', seat: Number(el.dataset.seat) });
       break;
     case 'add-computer':
-      send({ type: 'add_computer', seat: Number(el.dataset.seat) });
+      send(addComputerMsg(Number(el.dataset.seat)));
       break;
     case 'give-computer':
       giveToComputer(Number(el.dataset.seat));

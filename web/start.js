@@ -2,7 +2,7 @@
 // and the join page (a seat at a shared table). What they need of the app comes in
 // through `initPages`, so this module holds no table state.
 import { t } from './i18n.js';
-import { h, topBar, field, optionsFields, targetField, readOptions } from './view.js';
+import { h, topBar, field, optionsFields, targetField, readOptions, levelSelect, storedLevel } from './view.js';
 
 /** What the app lends these pages: { root, env, store, route, openTable, showMessage, setPage, page }. */
 let app = null;
@@ -72,13 +72,17 @@ export function renderStart() {
     h('button', { class: 'primary big', type: 'submit', testid: 'create-table' }, t('createTable')),
     h('div', { class: 'computers-start' },
       h('button', { class: 'big computers-btn', type: 'button', testid: 'play-computers' }, t('playComputers')),
+      levelSelect(form.level || storedLevel(), 'start-level'),
       h('p', { class: 'muted small' }, t('playComputersNote'))),
     h('p', { class: 'error', testid: 'form-error' }),
     h('details', { class: 'opts', testid: 'more-options', open: !!form.open },
       h('summary', { testid: 'more-options-toggle' }, t('moreOptions')),
       optionsFields(chosen.options, { target: false })));
   f.preset.addEventListener('change', () => {
-    pages.form = { name: f.name.value, preset: f.preset.value, open: f.querySelector('details').open };
+    pages.form = {
+      name: f.name.value, preset: f.preset.value, open: f.querySelector('details').open,
+      level: f.querySelector('[data-testid=start-level]').value,
+    };
     renderStart();
   });
   const create = async (computers) => {
@@ -87,7 +91,13 @@ export function renderStart() {
     localStorage.setItem('jass:name', name);
     const body = { name, preset: f.preset.value, options };
     // "Play with computers": the server seats three and starts at once (issue 14 point 1).
-    if (computers) body.computers = true;
+    if (computers) {
+      body.computers = true;
+      // Issue 17 point 3: the three computers' level (normal, the default, left out).
+      const level = f.querySelector('[data-testid=start-level]').value;
+      if (level !== 'normal') body.computer_level = level;
+      try { localStorage.setItem('jass:level', level); } catch { /* ignore */ }
+    }
     const res = await postJson('/api/tables', body);
     if (!res.ok) {
       f.querySelector('.error').textContent = res.body?.message || t('error', { msg: res.status });

@@ -202,7 +202,7 @@ function seatBox(view, s, env, extra, ui = {}) {
   const badges = [];
   if (view.host === s) badges.push(h('span', { class: 'badge host' }, t('host')));
   if (g && g.dealer === s && g.phase !== 'over') badges.push(h('span', { class: 'badge' }, t('dealer')));
-  if (seat.computer) badges.push(h('span', { class: 'badge comp', testid: `computer-${s}` }, t('computer')));
+  if (seat.computer) badges.push(computerBadge(seat, `computer-${s}`));
   if (away) badges.push(h('span', { class: 'badge off', testid: `offline-${s}` }, t('offline')));
   if (seat.waiting) badges.push(h('span', { class: 'badge wait', testid: `waiting-${s}` }, t('waitingDeal')));
   if (seat.stand_in && !seat.computer && !seat.waiting) {
@@ -568,7 +568,7 @@ export function renderGame(view, env, ui) {
         : me != null ? h('p', { class: 'panel waiting-self', testid: 'waiting-self' }, t('waitingSelf'))
           : h('p', { class: 'muted' }, t('spectating'))),
     scoreBoard(view, env, ui),
-    ui.manageOpen && me != null && me === view.host ? seatManager(view) : null,
+    ui.manageOpen && me != null && me === view.host ? seatManager(view, ui) : null,
     ui.otherDevice ? otherDevicePanel(ui.otherDevice) : null,
     ui.showLastTrick ? lastTrickPanel(view, env) : null,
     ui.bedankeOpen && a.bedanke ? bedankeConfirm(view) : null,
@@ -579,8 +579,35 @@ export function renderGame(view, env, ui) {
 
 // ---------------------------------------------------------------- seats (host) and other device
 
+/** The computer levels, weakest first (protocol.md 3, "Computer levels"). */
+export const LEVELS = ['easy', 'normal', 'strong'];
+
+/** The host's last computer level, kept across tables; normal unless one was chosen. */
+export function storedLevel() {
+  try {
+    const l = localStorage.getItem('jass:level');
+    if (LEVELS.includes(l)) return l;
+  } catch { /* storage may be unavailable */ }
+  return 'normal';
+}
+
+/** A computer seat's badge; it names the level unless it is normal (issue 17 point 3). */
+function computerBadge(seat, testid) {
+  const level = LEVELS.includes(seat.level) ? seat.level : 'normal';
+  return h('span', { class: `badge comp${level !== 'normal' ? ` lvl-${level}` : ''}`, testid, 'data-level': level },
+    level === 'normal' ? t('computer') : t('computerAt', { level: t(`level_${level}`) }));
+}
+
+/** The host's level for the computers they add; app.js keeps the choice. */
+export function levelSelect(current, testid) {
+  return h('label', { class: 'level-pick' },
+    h('span', { class: 'muted small' }, t('computerLevel')),
+    h('select', { 'data-level': 'pick', testid, 'aria-label': t('computerLevel') },
+      LEVELS.map((l) => h('option', { value: l, selected: l === current }, t(`level_${l}`)))));
+}
+
 /** The host's seat controls during a game: free a seat, or give it to the computer. */
-function seatManager(view) {
+function seatManager(view, ui) {
   const me = view.you;
   const rows = [0, 1, 2, 3].filter((s) => s !== me).map((s) => {
     const seat = view.seats[s];
@@ -596,7 +623,7 @@ function seatManager(view) {
     }
     return h('div', { class: 'mg-row', testid: `mg-row-${s}` },
       h('span', { class: 'mg-who' }, h('strong', {}, `${t('seat')} ${s + 1}`), ` ${who}`,
-        seat.computer ? h('span', { class: 'badge comp' }, t('computer')) : null,
+        seat.computer ? computerBadge(seat) : null,
         seat.name && !seat.computer && !seat.connected ? h('span', { class: 'badge off' }, t('offline')) : null),
       h('span', { class: 'row' }, btns));
   });
@@ -604,6 +631,7 @@ function seatManager(view) {
     h('div', { class: 'panel' },
       h('div', { class: 'panel-head' }, h('strong', {}, t('manageTitle')),
         h('button', { class: 'x', action: 'close-manage', testid: 'close-manage', 'aria-label': t('close') }, '×')),
+      levelSelect(ui.computerLevel, 'mg-level'),
       rows,
       h('p', { class: 'muted small' }, t('manageNote'))));
 }
@@ -823,6 +851,7 @@ export function renderLobby(view, env, ui) {
             h('strong', {}, t('lobby')),
             h('p', { class: 'muted' }, full ? t('onlyHostStarts') : t('waitingPlayers')),
             h('p', { class: 'muted', testid: 'lobby-spectators' }, t('spectators', { n: view.spectators })),
+            isHost && !full ? levelSelect(ui.computerLevel, 'lobby-level') : null,
             isHost ? h('button', { class: 'primary', action: 'start', testid: 'start', disabled: !full }, t('start')) : null))),
       me == null ? h('p', { class: 'muted' }, t('spectating'))
         : h('div', { class: 'row' }, h('button', { class: 'small-btn', action: 'other-device', testid: 'other-device-btn' }, t('otherDeviceTitle')))),

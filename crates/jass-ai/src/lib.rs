@@ -102,6 +102,69 @@ impl Default for Config {
     }
 }
 
+/// How strong a computer plays, as the host of a table chooses it. [`Config::at_level`]
+/// is the one place a level becomes settings, so the server and the arena agree on
+/// what each level means.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// For beginners: few playouts and no solving, so it misses what a longer look
+    /// would find, but it still plays legal and sensible cards.
+    Easy,
+    /// The table's computer as it has always been (the load bench's targets were
+    /// measured with it).
+    #[default]
+    Normal,
+    /// Normal, plus each sampled deal solved exactly late in the round, where the
+    /// solver is fast (about +2 points per round over normal in the arena).
+    Strong,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Self; 3] = [Self::Easy, Self::Normal, Self::Strong];
+}
+
+impl Config {
+    /// Playouts per decision at [`Level::Easy`] (at most).
+    pub const EASY_PLAYOUTS: u32 = 60;
+    /// Cards left in the hands from which [`Level::Strong`] solves each sampled deal.
+    pub const STRONG_SOLVE_AT_MOST: u32 = 20;
+    /// Deals solved per decision at [`Level::Strong`].
+    pub const STRONG_SOLVE_DEALS: u32 = 24;
+
+    /// The settings of a level on top of `self`, the normal budget (the server's is
+    /// set by its flags): easy caps the playouts at [`Config::EASY_PLAYOUTS`] and
+    /// never solves; normal is `self`; strong solves from
+    /// [`Config::STRONG_SOLVE_AT_MOST`] cards, [`Config::STRONG_SOLVE_DEALS`] deals,
+    /// still within the time budget.
+    #[must_use]
+    pub const fn at_level(self, level: Level) -> Self {
+        match level {
+            Level::Easy => Self {
+                playouts: if self.playouts < Self::EASY_PLAYOUTS {
+                    self.playouts
+                } else {
+                    Self::EASY_PLAYOUTS
+                },
+                solve_at_most: 0,
+                ..self
+            },
+            Level::Normal => self,
+            Level::Strong => Self {
+                solve_at_most: Self::STRONG_SOLVE_AT_MOST,
+                solve_deals: Self::STRONG_SOLVE_DEALS,
+                ..self
+            },
+        }
+    }
+
+    /// A level's settings on top of [`Config::default`].
+    #[must_use]
+    pub fn for_level(level: Level) -> Self {
+        Self::default().at_level(level)
+    }
+}
+
 thread_local! {
     /// One solver per thread: its transposition table (4 MiB) is reused from solve to
     /// solve instead of being allocated for each decision.

@@ -281,7 +281,7 @@ pub fn with_id(msg: ClientMsg, new: u64) -> ClientMsg {
         ClientMsg::Start { .. } => ClientMsg::Start { id },
         ClientMsg::SwapSeats { a, b, .. } => ClientMsg::SwapSeats { a, b, id },
         ClientMsg::FreeSeat { seat, .. } => ClientMsg::FreeSeat { seat, id },
-        ClientMsg::AddComputer { seat, .. } => ClientMsg::AddComputer { seat, id },
+        ClientMsg::AddComputer { seat, level, .. } => ClientMsg::AddComputer { seat, level, id },
         ClientMsg::SetTiming { step_in, move_clock, reserve, .. } => {
             ClientMsg::SetTiming { step_in, move_clock, reserve, id }
         }

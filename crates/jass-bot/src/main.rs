@@ -105,8 +105,14 @@ async fn run(args: Args) -> Result<(), BotError> {
         policy: Policy { schiebe: args.schiebe, bedanke: args.bedanke, rematch: args.rematch, start: true },
     };
     let seed = args.seed.unwrap_or_else(rand::random);
-    let create =
-        CreateTable { name: args.name.clone(), preset: args.preset, options, timing: None, computers: false };
+    let create = CreateTable {
+        name: args.name.clone(),
+        preset: args.preset,
+        options,
+        timing: None,
+        computers: false,
+        computer_level: None,
+    };
     if args.fill {
         let filled = jass_bot::fill::fill(&server, &create, &config, seed, |j| {
             println!("table {}\nlink {}", j.table, server.link(&j.link));

@@ -33,6 +33,7 @@ async fn play_one(options: serde_json::Value, policy: Policy) -> Filled {
         options: options.as_object().cloned(),
         timing: None,
         computers: false,
+        computer_level: None,
     };
     // 60 ms per action: each seat acts about every 240 ms, inside 5 messages/s.
     let config = BotConfig { think: Duration::from_millis(60), policy };

@@ -46,8 +46,14 @@ async fn the_bot_retries_a_rate_limited_start() {
             let _ = stopped.await;
         }));
     let base = Server::parse(&format!("http://{addr}")).expect("url");
-    let create =
-        CreateTable { name: "Bot".into(), preset: None, options: None, timing: None, computers: false };
+    let create = CreateTable {
+        name: "Bot".into(),
+        preset: None,
+        options: None,
+        timing: None,
+        computers: false,
+        computer_level: None,
+    };
     let seats = seat_four(&base, &create).await.expect("four seats");
     // Seats 1-3 connect first, so the host's first view shows a full table.
     let mut others = Vec::new();

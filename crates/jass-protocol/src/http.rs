@@ -24,6 +24,9 @@ pub struct CreateTable {
     /// start the game at once (the host's partner is a computer too).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub computers: bool,
+    /// With `computers`: the level of the three computers; default `normal`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer_level: Option<crate::Level>,
 }
 
 /// `POST /api/tables/{table}/seats`: take a free seat.

@@ -140,6 +140,9 @@ pub enum ClientMsg {
     AddComputer {
         /// The seat.
         seat: Seat,
+        /// How strong it plays; default `normal`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<Level>,
         /// As for `schiebe`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
@@ -349,6 +352,10 @@ pub struct SeatInfo {
     /// "Computer 2"); absent (false) for a human or a free seat.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub computer: bool,
+    /// The level of a computer seat's player; omitted for `normal`, for a human and
+    /// for a free seat (a stand-in plays at `normal`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<Level>,
     /// Whether the player has a live connection whose peer was heard from lately
     /// (a seat is shown away after a short silence, protocol.md 2.5).
     pub connected: bool,
@@ -396,6 +403,30 @@ pub struct TableView {
     pub reserve: Option<BySeat<u32>>,
     /// The game, once started: the engine's allow-list view for this connection.
     pub game: Option<SeatView>,
+}
+
+/// How strong a computer seat plays, as the host chose it (issue 17 point 3).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// Few playouts, no exact solving: for beginners.
+    Easy,
+    /// The table's usual computer.
+    #[default]
+    Normal,
+    /// Solves sampled deals exactly late in the round.
+    Strong,
+}
+
+impl Level {
+    /// The level as a view shows it: `None` for `normal`, the default.
+    #[must_use]
+    pub const fn shown(self) -> Option<Self> {
+        match self {
+            Self::Normal => None,
+            other => Some(other),
+        }
+    }
 }
 
 /// How long the table waits for a player before the computer plays for them

@@ -26,7 +26,8 @@ use crate::stats::ComputerStats;
 /// How the computers of every table think.
 #[derive(Debug)]
 pub(crate) struct Pool {
-    /// The budget of one decision when nothing waits behind it.
+    /// The budget of one normal-level decision when nothing waits behind it (a level
+    /// is applied on top, see [`level_config`]).
     config: jass_ai::Config,
     /// The cheapest decision under load: playouts, at least.
     min_playouts: u32,
@@ -60,6 +61,7 @@ enum Runner {
 /// One decision asked for.
 struct Job {
     computer: Box<Computer>,
+    level: jass_ai::Level,
     view: SeatView,
     asked: std::time::Instant,
     answer: oneshot::Sender<(Box<Computer>, Option<Action>)>,
@@ -130,6 +132,7 @@ impl Pool {
     pub(crate) fn think(
         self: &Arc<Self>,
         computer: Box<Computer>,
+        level: jass_protocol::Level,
         view: SeatView,
         on: u64,
         reply: tokio::sync::mpsc::Sender<Thought>,
@@ -139,7 +142,7 @@ impl Pool {
         let pause = computer.think_time(&view).min(self.think);
         tokio::spawn(async move {
             let asked = Instant::now();
-            let (computer, action) = match pool.decide(computer, view).await {
+            let (computer, action) = match pool.decide(computer, ai_level(level), view).await {
                 Some((c, a)) => (Some(c), a),
                 None => {
                     pool.stats.failed();
@@ -156,6 +159,7 @@ impl Pool {
     async fn decide(
         &self,
         computer: Box<Computer>,
+        level: jass_ai::Level,
         view: SeatView,
     ) -> Option<(Box<Computer>, Option<Action>)> {
         let asked = std::time::Instant::now();
@@ -163,7 +167,7 @@ impl Pool {
             Runner::Threads { jobs, queued } => {
                 let (answer, answered) = oneshot::channel();
                 queued.fetch_add(1, Ordering::Relaxed);
-                if jobs.send(Job { computer, view, asked, answer }).is_err() {
+                if jobs.send(Job { computer, level, view, asked, answer }).is_err() {
                     queued.fetch_sub(1, Ordering::Relaxed);
                     return None;
                 }
@@ -173,7 +177,8 @@ impl Pool {
                 let _permit = permits.acquire().await.ok()?;
                 // Every thread busy: as if one waited behind this decision.
                 let waiting = usize::from(permits.available_permits() == 0);
-                let (base, min, stats) = (self.config, self.min_playouts, Arc::clone(&self.stats));
+                let base = self.config.at_level(level);
+                let (min, stats) = (self.min_playouts, Arc::clone(&self.stats));
                 tokio::task::spawn_blocking(move || {
                     let mut computer = computer;
                     let action = run(&mut computer, &view, Budget { base, min, waiting }, asked, &stats);
@@ -221,7 +226,8 @@ fn worker(
             let rx = jobs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             rx.recv()
         };
-        let Ok(Job { mut computer, view, asked, answer }) = job else { return };
+        let Ok(Job { mut computer, level, view, asked, answer }) = job else { return };
+        let base = base.at_level(level);
         let waiting = queued.fetch_sub(1, Ordering::Relaxed).saturating_sub(1);
         // A panic in a decision must not take the thread with it: the table gets no
         // answer for this one (the actor sees a failed decision) and the thread goes on.
@@ -276,6 +282,13 @@ impl Budget {
         let time = self.base.time_budget.map(|b| (b / share).max(Duration::from_millis(1)).min(b));
         (playouts, time, playouts < self.base.playouts)
     }
+
+    /// The deals a solving decision solves, cut like the playouts (at least one; the
+    /// shrunk time budget bounds them as well).
+    fn solve_deals(self) -> u32 {
+        let share = u32::try_from(self.waiting.saturating_add(1)).unwrap_or(u32::MAX);
+        (self.base.solve_deals / share).max(1)
+    }
 }
 
 /// Decides with the budget, and records the decision's wall time (since `asked`) and
@@ -289,13 +302,30 @@ fn run(
 ) -> Option<Action> {
     let (playouts, time, cut) = budget.shrunk();
     let config = computer.config_mut();
-    config.playouts = playouts;
-    config.time_budget = time;
+    // The whole level's settings, every decision: a seat's level may change while its
+    // computer (and its memory of the round) stays, e.g. a stand-in replaced by an
+    // easy computer mid-round.
+    *config = jass_ai::Config {
+        playouts,
+        time_budget: time,
+        solve_deals: budget.solve_deals(),
+        seed: config.seed,
+        ..budget.base
+    };
     let cpu = cpu_time::ThreadTime::try_now().ok();
     let action = computer.decide(view);
     let cpu = cpu.and_then(|c| c.try_elapsed().ok());
     stats.decided(asked.elapsed(), cpu, cut, action.is_some());
     action
+}
+
+/// The jass-ai level of a level on the wire.
+const fn ai_level(level: jass_protocol::Level) -> jass_ai::Level {
+    match level {
+        jass_protocol::Level::Easy => jass_ai::Level::Easy,
+        jass_protocol::Level::Normal => jass_ai::Level::Normal,
+        jass_protocol::Level::Strong => jass_ai::Level::Strong,
+    }
 }
 
 /// Whether a view asks its seat for a decision now.
@@ -325,6 +355,55 @@ mod tests {
         assert_eq!(budget(10_000), (200, Some(Duration::from_millis(1)), true));
     }
 
+    // Issue 17 point 3: each level's budget is the server's base with the level on
+    // top, and the queue cuts a strong decision's solving as it cuts the playouts.
+    #[test]
+    fn a_levels_budget_is_cut_under_load_like_the_normal_one() {
+        let base = jass_ai::Config {
+            playouts: 2_000,
+            time_budget: Some(Duration::from_millis(300)),
+            ..Default::default()
+        };
+        let easy = Budget { base: base.at_level(ai_level(jass_protocol::Level::Easy)), min: 200, waiting: 0 };
+        assert_eq!(easy.shrunk(), (60, Some(Duration::from_millis(300)), false));
+        let strong = |waiting| Budget { base: base.at_level(jass_ai::Level::Strong), min: 200, waiting };
+        assert_eq!(
+            (strong(0).shrunk(), strong(0).solve_deals()),
+            ((2_000, Some(Duration::from_millis(300)), false), 24)
+        );
+        assert_eq!(
+            (strong(3).shrunk(), strong(3).solve_deals()),
+            ((500, Some(Duration::from_millis(75)), true), 6)
+        );
+        assert_eq!(strong(10_000).solve_deals(), 1);
+        assert_eq!(base.at_level(ai_level(jass_protocol::Level::Normal)), base);
+    }
+
+    // Issue 17 point 3: a decision runs with its seat's level, whatever the computer
+    // was made with (a stand-in's computer kept when an easy computer takes the seat).
+    #[test]
+    fn a_decision_runs_with_the_seats_level() {
+        let options = jass_engine::Options::default();
+        let Ok(game) = jass_engine::Game::new(options, jass_engine::Seed([9; 32])) else {
+            panic!("a game with the default options");
+        };
+        let Some(seat) = game.to_act() else { panic!("someone chooses first") };
+        let view = game.view(jass_engine::Viewer::Seat(seat));
+        let base = jass_ai::Config { playouts: 400, ..Default::default() };
+        let mut computer = Computer::new(seat, options, jass_ai::Config { seed: 77, ..base });
+        let stats = ComputerStats::default();
+        for (level, playouts, solve_at_most) in [
+            (jass_protocol::Level::Easy, 60, 0),
+            (jass_protocol::Level::Strong, 400, 20),
+            (jass_protocol::Level::Normal, 400, 0),
+        ] {
+            let budget = Budget { base: base.at_level(ai_level(level)), min: 10, waiting: 0 };
+            assert!(run(&mut computer, &view, budget, std::time::Instant::now(), &stats).is_some());
+            let c = *computer.config_mut();
+            assert_eq!((c.playouts, c.solve_at_most, c.seed), (playouts, solve_at_most, 77), "{level:?}");
+        }
+    }
+
     // Issue 14 point 6: decisions on the pool's own threads come back, and are counted
     // with their times.
     #[tokio::test]
@@ -346,7 +425,7 @@ mod tests {
         let (tx, mut rx) = tokio::sync::mpsc::channel(8);
         for _ in 0..3 {
             let view = game.view(jass_engine::Viewer::Seat(seat));
-            pool.think(pool.computer(seat, options), view, 1, tx.clone());
+            pool.think(pool.computer(seat, options), jass_protocol::Level::Strong, view, 1, tx.clone());
         }
         for _ in 0..3 {
             let thought = tokio::time::timeout(Duration::from_secs(30), rx.recv()).await;

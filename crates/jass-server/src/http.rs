@@ -207,6 +207,9 @@ async fn create(
     if let Some(timing) = &req.timing {
         timing.validate().map_err(|e| Refusal::new(ErrorCode::BadTiming, e))?;
     }
+    if req.computer_level.is_some() && !req.computers {
+        return Err(Refusal::new(ErrorCode::BadMessage, "computer_level needs \"computers\": true").into());
+    }
     let options = options_from(req.preset, req.options.as_ref())
         .map_err(|e| Refusal::new(ErrorCode::BadOptions, e.to_string()))?;
     if app.shutdown.is_cancelled() {
@@ -232,8 +235,9 @@ async fn create(
         return Err(busy("tables"));
     }
     let joined = handle.join(req.name, Seat::new(0)).await?;
-    if req.timing.is_some() || req.computers {
-        handle.setup(req.timing, req.computers).await?;
+    let computers = req.computers.then(|| req.computer_level.unwrap_or_default());
+    if req.timing.is_some() || computers.is_some() {
+        handle.setup(req.timing, computers).await?;
     }
     bump(&app.stats.counters.tables_created);
     tracing::info!(table = %id, "table created");

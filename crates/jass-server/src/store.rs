@@ -40,6 +40,10 @@ pub enum Entry {
     ComputerSeated {
         /// The seat.
         seat: Seat,
+        /// How strong it plays (issue 17 point 3). Left out for `normal`, so an entry
+        /// stored before levels existed reads back as the computer it was.
+        #[serde(default, skip_serializing_if = "is_normal")]
+        level: jass_protocol::Level,
     },
     /// The host freed a seat, revoking its token.
     Freed {
@@ -89,6 +93,12 @@ pub enum Entry {
         /// The new timing.
         timing: jass_protocol::Timing,
     },
+}
+
+/// Whether a computer's level is the default one, which entries leave out.
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_normal(level: &jass_protocol::Level) -> bool {
+    *level == jass_protocol::Level::Normal
 }
 
 /// Why the store could not keep an entry; the table then refuses the change.

@@ -27,7 +27,7 @@ async fn computers_on_the_pools_threads_finish_a_game_without_asking_in_a_loop()
     let mut human = server.connect(&table, Some(&token)).await;
     for seat in 1..4 {
         let id = Some(human.id());
-        human.request(ClientMsg::AddComputer { seat: Seat::ALL[seat], id }).await.unwrap();
+        human.request(ClientMsg::AddComputer { seat: Seat::ALL[seat], level: None, id }).await.unwrap();
     }
     let id = Some(human.id());
     human.request(ClientMsg::Start { id }).await.unwrap();

@@ -16,7 +16,7 @@ use serde_json::json;
 /// The host asks for a computer in `seat`.
 async fn add(host: &mut Client, seat: usize) -> Result<(), ErrorCode> {
     let id = Some(host.id());
-    host.request(ClientMsg::AddComputer { seat: Seat::ALL[seat], id }).await
+    host.request(ClientMsg::AddComputer { seat: Seat::ALL[seat], level: None, id }).await
 }
 
 /// A table to 500 of Anna (seat 0, host) and three computers, not started yet.

@@ -233,7 +233,7 @@ async fn issue14_point1_a_freed_seat_given_to_a_computer_mid_game() {
     let id = Some(host.id());
     host.request(ClientMsg::FreeSeat { seat: target, id }).await.unwrap();
     let id = Some(host.id());
-    host.request(ClientMsg::AddComputer { seat: target, id }).await.unwrap();
+    host.request(ClientMsg::AddComputer { seat: target, level: None, id }).await.unwrap();
     host.wait_view(|v| v.seats[seat].computer && !v.seats[seat].stand_in).await;
     players[seat] = None;
     play_until_turn_of(&mut players, seat).await;

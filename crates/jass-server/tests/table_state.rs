@@ -41,7 +41,7 @@ async fn point3_every_entry_kind_gives_the_same_table_live_and_replayed() {
     // A computer takes the seat and leaves it again (ComputerSeated, Freed).
     let seat3 = jass_engine::Seat::ALL[3];
     let id = Some(players[0].id());
-    players[0].request(ClientMsg::AddComputer { seat: seat3, id }).await.unwrap();
+    players[0].request(ClientMsg::AddComputer { seat: seat3, level: None, id }).await.unwrap();
     let id = Some(players[0].id());
     players[0].request(ClientMsg::FreeSeat { seat: seat3, id }).await.unwrap();
     tokens[3] = server.join(&table, "Dora", 3).await;

@@ -304,6 +304,7 @@ async fn run(args: Args) -> Result<bool, BotError> {
             options: None,
             timing: None,
             computers: false,
+            computer_level: None,
         },
         Some(_) => {
             let mut options = serde_json::Map::new();
@@ -314,6 +315,7 @@ async fn run(args: Args) -> Result<bool, BotError> {
                 options: Some(options),
                 timing: None,
                 computers: false,
+                computer_level: None,
             }
         }
     };
@@ -364,7 +366,7 @@ async fn run(args: Args) -> Result<bool, BotError> {
                 {
                     for seat in Seat::ALL.into_iter().skip(humans) {
                         let id = Some(1_000 + seat.index() as u64);
-                        if let Err(e) = c.send(&ClientMsg::AddComputer { seat, id }).await {
+                        if let Err(e) = c.send(&ClientMsg::AddComputer { seat, level: None, id }).await {
                             return (ti, Err(e));
                         }
                     }

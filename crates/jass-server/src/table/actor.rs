@@ -22,7 +22,7 @@ use axum::extract::ws::Utf8Bytes;
 use jass_engine::{BySeat, Game, Options, Seat, Seed, Viewer};
 use jass_protocol::http::{Joined, TableInfo};
 use jass_protocol::{
-    ClientMsg, Deadline, ErrorCode, SeatInfo, ServerMsg, TableView, Timing, TurnClock, close,
+    ClientMsg, Deadline, ErrorCode, Level, SeatInfo, ServerMsg, TableView, Timing, TurnClock, close,
 };
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -373,6 +373,7 @@ impl TableActor {
             SeatInfo {
                 name: occupant.map(|o| o.name.clone()),
                 computer,
+                level: if computer { self.state.computer_level(seat).shown() } else { None },
                 connected: self.conns[seat].present(),
                 stand_in: !computer && self.state.playing() && self.computer_plays(seat),
                 waiting: self.state.waiting(seat),
@@ -519,7 +520,8 @@ impl TableActor {
                 && let Some(computer) = slot.take()
             {
                 self.thinking[seat] = true;
-                self.pool.think(computer, view, self.state.game_version, self.thought_tx.clone());
+                let level = self.state.computer_level(seat);
+                self.pool.think(computer, level, view, self.state.game_version, self.thought_tx.clone());
             }
         }
     }
@@ -689,7 +691,9 @@ impl TableActor {
             ClientMsg::Start { .. } => self.start(seat).await,
             ClientMsg::SwapSeats { a, b, .. } => self.swap(seat, a, b).await,
             ClientMsg::FreeSeat { seat: target, .. } => self.free(seat, target).await,
-            ClientMsg::AddComputer { seat: target, .. } => self.add_computer(seat, target).await,
+            ClientMsg::AddComputer { seat: target, level, .. } => {
+                self.add_computer(seat, target, level.unwrap_or_default()).await
+            }
             ClientMsg::SetOptions { preset, options, .. } => {
                 self.require_host(seat)?;
                 self.require_lobby()?;
@@ -787,17 +791,17 @@ impl TableActor {
         Ok(())
     }
 
-    /// A new table's timing and, for "play with computers", three computers and the
-    /// start (the creator is seat 0 and the host).
-    async fn setup(&mut self, timing: Option<Timing>, computers: bool) -> Result<(), Refusal> {
+    /// A new table's timing and, for "play with computers", three computers of the
+    /// given level and the start (the creator is seat 0 and the host).
+    async fn setup(&mut self, timing: Option<Timing>, computers: Option<Level>) -> Result<(), Refusal> {
         if let Some(timing) = timing {
             self.set_timing(timing).await?;
         }
-        if computers {
+        if let Some(level) = computers {
             let host = self.state.host;
             for seat in Seat::ALL {
                 if self.state.seats[seat].is_none() {
-                    self.add_computer(host, seat).await?;
+                    self.add_computer(host, seat, level).await?;
                 }
             }
             self.start(host).await?;
@@ -853,13 +857,13 @@ impl TableActor {
     }
 
     /// The host puts a computer in a free seat (in the lobby, or during a game).
-    async fn add_computer(&mut self, seat: Seat, target: Seat) -> Result<(), Refusal> {
+    async fn add_computer(&mut self, seat: Seat, target: Seat, level: Level) -> Result<(), Refusal> {
         self.require_host(seat)?;
         if self.state.seats[target].is_some() {
             return Err(Refusal::new(ErrorCode::SeatTaken, format!("seat {target} is taken")));
         }
-        self.commit(Entry::ComputerSeated { seat: target }).await?;
-        info!(seat = %target, "computer seated");
+        self.commit(Entry::ComputerSeated { seat: target, level }).await?;
+        info!(seat = %target, ?level, "computer seated");
         self.publish();
         Ok(())
     }

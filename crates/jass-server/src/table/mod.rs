@@ -94,8 +94,8 @@ pub(crate) enum TableCmd {
     Setup {
         /// Step-in and move clock; `None` keeps the defaults.
         timing: Option<jass_protocol::Timing>,
-        /// Fill the other seats with computers and start the game.
-        computers: bool,
+        /// Fill the other seats with computers of this level and start the game.
+        computers: Option<jass_protocol::Level>,
         /// Done, or why not.
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
@@ -159,7 +159,7 @@ impl TableHandle {
     pub(crate) async fn setup(
         &self,
         timing: Option<jass_protocol::Timing>,
-        computers: bool,
+        computers: Option<jass_protocol::Level>,
     ) -> Result<(), Refusal> {
         self.call(|reply| TableCmd::Setup { timing, computers, reply })
             .await

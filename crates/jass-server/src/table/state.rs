@@ -10,7 +10,7 @@
 //! replay the game). Connections, views and spectators are the actor's, not durable.
 
 use jass_engine::{BySeat, Game, Options, Seat, Seed};
-use jass_protocol::Timing;
+use jass_protocol::{Level, Timing};
 
 use crate::store::Entry;
 
@@ -26,6 +26,8 @@ pub(crate) struct Occupant {
     /// the seat until the next deal (issue 14 point 1: a seat freed mid-round and
     /// joined again must not show the round's hand to whoever joined).
     pub(crate) waiting: bool,
+    /// A computer seat's level (a human's is `normal` and unused).
+    pub(crate) level: Level,
 }
 
 impl Occupant {
@@ -168,10 +170,12 @@ impl TableState {
             Entry::Seated { seat, name, token_hash } => {
                 let name = shown_name(*seat, name);
                 let waiting = self.playing();
-                self.seats[*seat] = Some(Occupant { name, token_hash: Some(*token_hash), waiting });
+                self.seats[*seat] =
+                    Some(Occupant { name, token_hash: Some(*token_hash), waiting, level: Level::Normal });
             }
-            Entry::ComputerSeated { seat } => {
-                let occupant = Occupant { name: computer_name(*seat), token_hash: None, waiting: false };
+            Entry::ComputerSeated { seat, level } => {
+                let occupant =
+                    Occupant { name: computer_name(*seat), token_hash: None, waiting: false, level: *level };
                 self.seats[*seat] = Some(occupant);
             }
             Entry::Freed { seat } => {
@@ -254,6 +258,12 @@ impl TableState {
         for o in self.seats.0.iter_mut().flatten() {
             o.waiting = false;
         }
+    }
+
+    /// The level the computer plays this seat at: the level of a computer seat, and
+    /// `normal` for a stand-in (issue 17 point 3).
+    pub(crate) fn computer_level(&self, seat: Seat) -> Level {
+        self.seats[seat].as_ref().filter(|o| o.computer()).map_or(Level::Normal, |o| o.level)
     }
 
     /// Whether the seat's player takes over only at the next deal.

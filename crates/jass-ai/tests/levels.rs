@@ -1,0 +1,67 @@
+//! The computer levels the host chooses (issue 17 point 3): each level's settings are
+//! what the docs say, and a level plays a whole game with legal actions.
+
+use std::time::Duration;
+
+use jass_ai::{Computer, Config, Level};
+use jass_engine::{Game, Options, Seat, Seed, Viewer};
+
+// Issue 17 point 3: easy = few playouts and no solving; normal = the default exactly
+// (the load bench's targets were measured with it); strong = the default plus
+// solving 24 deals from 20 cards left, within the same time budget.
+#[test]
+fn each_levels_config_is_what_the_docs_say() {
+    let d = Config::default();
+    assert_eq!(Config::for_level(Level::Normal), d);
+    assert_eq!(Level::default(), Level::Normal);
+    assert_eq!(Config::for_level(Level::Easy), Config { playouts: 60, solve_at_most: 0, ..d });
+    assert_eq!(Config::for_level(Level::Strong), Config { solve_at_most: 20, solve_deals: 24, ..d });
+    assert_eq!(Config::for_level(Level::Strong).time_budget, d.time_budget, "strong keeps the budget");
+    // On a server's own base (its flags), a level changes only what it is about.
+    let base = Config { playouts: 800, time_budget: Some(Duration::from_millis(300)), seed: 9, ..d };
+    assert_eq!(base.at_level(Level::Normal), base);
+    assert_eq!(base.at_level(Level::Easy), Config { playouts: 60, ..base });
+    assert_eq!(base.at_level(Level::Strong), Config { solve_at_most: 20, solve_deals: 24, ..base });
+    // Easy never asks for more playouts than the base allows.
+    let tiny = Config { playouts: 10, ..d };
+    assert_eq!(tiny.at_level(Level::Easy).playouts, 10);
+    assert_eq!(Level::ALL, [Level::Easy, Level::Normal, Level::Strong]);
+}
+
+// Issue 17 point 3: every level finishes a game with only legal actions (the engine
+// refuses any other), easy and strong at the same table.
+#[test]
+fn every_level_plays_a_whole_game() {
+    let options = Options::default();
+    let Ok(mut game) = Game::new(options, Seed([17; 32])) else { panic!("options") };
+    let levels = [Level::Easy, Level::Strong, Level::Easy, Level::Normal];
+    let mut players: Vec<Computer> = Seat::ALL
+        .iter()
+        .zip(levels)
+        .map(|(&s, l)| {
+            let config =
+                Config { time_budget: None, playouts: 200, seed: 5, ..Config::default() }.at_level(l);
+            Computer::new(s, options, config)
+        })
+        .collect();
+    let mut next = 0u8;
+    for _ in 0..20_000 {
+        if game.result().is_some() {
+            return;
+        }
+        let mut acted = false;
+        for s in Seat::ALL {
+            let view = game.view(Viewer::Seat(s));
+            let Some(action) = players[s.index()].decide(&view) else { continue };
+            game.apply(s, action, || {
+                next = next.wrapping_add(1);
+                Seed([next; 32])
+            })
+            .unwrap_or_else(|e| panic!("a computer proposed an illegal action: {e}"));
+            acted = true;
+            break;
+        }
+        assert!(acted, "nobody acted");
+    }
+    panic!("the game did not finish");
+}
