@@ -73,6 +73,16 @@
 //! cargo run --release -p jass-arena -- --a computer --b mcts --deals 300 --mcts-ms 100
 //! ```
 //!
+//! The budget flags (`--playouts`, `--solve-at-most`, `--solve-deals`,
+//! `--mcts-iterations`, `--mcts-ms`, `--oracle-*`) apply to both pairs; a player's own
+//! settings after a colon override them for it alone, so two settings of one player
+//! can meet (keys `playouts`, `solve`, `deals`, `iterations`, `ms`):
+//!
+//! ```text
+//! cargo run --release -p jass-arena -- --a strong:playouts=10000 --b strong --deals 1000
+//! cargo run --release -p jass-arena -- --a strong --b mcts:ms=40 --deals 1000 --seeds claim
+//! ```
+//!
 //! Pilot of the reference (seed 17, release, 2 threads on the shared 2-core machine
 //! under other builds, chooser at 2,000 playouts, `mcts` at its default 500 iterations
 //! per determinization; ms/card is wall time per card over all its cards, forced ones

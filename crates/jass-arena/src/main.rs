@@ -15,12 +15,15 @@ use jass_engine::Contract;
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Cli {
-    /// Pair A: random, rules, computer, strong, mcts or oracle (all-seeing).
+    /// Pair A: random, rules, computer, strong, mcts or oracle (all-seeing); a
+    /// player's own budget after a colon overrides the flags below for it alone, e.g.
+    /// `strong:playouts=10000,solve=24,deals=32` or `mcts:iterations=5000` (keys:
+    /// playouts, solve, deals, iterations, ms).
     #[arg(long, default_value = "computer")]
-    a: Kind,
-    /// Pair B: random, rules, computer, strong, mcts or oracle (all-seeing).
+    a: String,
+    /// Pair B, as pair A.
     #[arg(long, default_value = "random")]
-    b: Kind,
+    b: String,
     /// The second run: whole games to 1000 under the swisslos preset (Weis, Stöck,
     /// match bonus, multipliers, bedanken), each player making its own decisions.
     #[arg(long)]
@@ -56,7 +59,7 @@ struct Cli {
     #[arg(long, default_value_t = jass_arena::STRONG_SOLVE_AT_MOST)]
     solve_at_most: u32,
     /// Deals a `strong` player solves per decision.
-    #[arg(long, default_value_t = 24)]
+    #[arg(long, default_value_t = jass_ai::Config::STRONG_SOLVE_DEALS)]
     solve_deals: u32,
     /// UCT iterations per determinization of an `mcts` player (15 × tricks left
     /// determinizations per card); reproducible.
@@ -94,8 +97,44 @@ fn with_budget(kind: Kind, cli: &Cli) -> Kind {
     }
 }
 
+/// A player from the command line: its kind with the flags' budget, then its own
+/// `key=value` overrides.
+fn player(spec: &str, cli: &Cli) -> Result<Kind, String> {
+    let (name, own) = spec.split_once(':').unwrap_or((spec, ""));
+    let mut kind = with_budget(name.parse()?, cli);
+    for item in own.split(',').filter(|i| !i.is_empty()) {
+        let (key, value) = item.split_once('=').ok_or_else(|| format!("{item:?}: key=value expected"))?;
+        let v: u32 = value.parse().map_err(|_| format!("{item:?}: a whole number expected"))?;
+        kind = match (kind, key) {
+            (Kind::Computer { .. }, "playouts") => Kind::Computer { playouts: v },
+            (Kind::Strong { solve_at_most, solve_deals, .. }, "playouts") => {
+                Kind::Strong { playouts: v, solve_at_most, solve_deals }
+            }
+            (Kind::Strong { playouts, solve_deals, .. }, "solve") => {
+                Kind::Strong { playouts, solve_at_most: v, solve_deals }
+            }
+            (Kind::Strong { playouts, solve_at_most, .. }, "deals") => {
+                Kind::Strong { playouts, solve_at_most, solve_deals: v }
+            }
+            (Kind::Mcts { .. }, "iterations") => Kind::Mcts { budget: Budget::Iterations(v) },
+            (Kind::Mcts { .. }, "ms") => Kind::Mcts { budget: Budget::Millis(v) },
+            (Kind::Oracle { playouts, .. }, "solve") => Kind::Oracle { solve_at_most: v, playouts },
+            (Kind::Oracle { solve_at_most, .. }, "playouts") => Kind::Oracle { solve_at_most, playouts: v },
+            (k, _) => return Err(format!("{key:?} is not a setting of {k}")),
+        };
+    }
+    Ok(kind)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let (a, b) = match (player(&cli.a, &cli), player(&cli.b, &cli)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("jass-arena: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let (seed, list) = match jass_arena::choose_seed(cli.seeds, cli.seed) {
         Ok(s) => s,
         Err(e) => {
@@ -112,8 +151,8 @@ fn main() -> ExitCode {
         }
     };
     let m = Match {
-        a: with_budget(cli.a, &cli),
-        b: with_budget(cli.b, &cli),
+        a,
+        b,
         seed,
         deals: cli.deals,
         threads: cli.threads,

@@ -173,7 +173,7 @@ impl FromStr for Kind {
             "strong" => Ok(Self::Strong {
                 playouts: Config::default().playouts,
                 solve_at_most: STRONG_SOLVE_AT_MOST,
-                solve_deals: Config::default().solve_deals,
+                solve_deals: Config::STRONG_SOLVE_DEALS,
             }),
             "mcts" => Ok(Self::Mcts { budget: Budget::Iterations(MCTS_DEFAULT_ITERATIONS) }),
             "oracle" => Ok(Self::Oracle { solve_at_most: ORACLE_SOLVE_AT_MOST, playouts: ORACLE_PLAYOUTS }),
@@ -184,9 +184,9 @@ impl FromStr for Kind {
     }
 }
 
-/// Where the `strong` player starts solving by default: the solver's p99 is about a
-/// millisecond at 20 cards left and grows fast above.
-pub const STRONG_SOLVE_AT_MOST: u32 = 16;
+/// Where the `strong` player starts solving by default: the table's strong level
+/// ([`jass_ai::Level::Strong`]), so the arena measures what hosts get.
+pub const STRONG_SOLVE_AT_MOST: u32 = Config::STRONG_SOLVE_AT_MOST;
 
 /// A random legal card.
 struct RandomPlayer(Xoshiro256PlusPlus);

@@ -71,3 +71,29 @@ fn command_names_the_seed_list() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not in the claim list"));
 }
+
+/// A player's own budget after a colon overrides the flags for that player alone, so
+/// two settings of one player can meet; a key the player does not have is refused.
+#[test]
+fn command_takes_each_players_own_budget() {
+    let bin = env!("CARGO_BIN_EXE_jass-arena");
+    let run = |a: &str, b: &str| {
+        std::process::Command::new(bin)
+            .args(["--a", a, "--b", b, "--deals", "2", "--contract-playouts", "20", "--threads", "1"])
+            .args(["--playouts", "50"])
+            .output()
+            .unwrap()
+    };
+    let out = run("strong:playouts=100,solve=12,deals=2", "strong");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("strong(100 playouts, 2 deals solved from 12 cards) vs strong(50 playouts"),
+        "{text}"
+    );
+    let bad = run("strong:depth=3", "rules");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("\"depth\" is not a setting of strong"));
+    let bad = run("rules:playouts=3", "rules");
+    assert!(!bad.status.success());
+}
