@@ -1,0 +1,93 @@
+//! The cost of sampling deals per decision (issue 17 point 2), against the cost of a
+//! whole decision of the default computer.
+//!
+//! Four default computers (no time budget, so runs repeat exactly) play rounds; at
+//! every card decision of seat 0 the example times, on this thread's CPU clock,
+//! the decision itself and, separately, drawing as many deals as the decision draws
+//! (2,000 playouts / legal cards) with [`SeatKnowledge`], the computer's own sampler.
+//! Medians and p99 are printed for all card decisions and for those where some
+//! declared Weis stayed hidden from the seat (the hard case of the sampler).
+//!
+//! ```text
+//! cargo run --release -p jass-ai --example sample_cost -- --rounds 300
+//! ```
+
+use std::time::Duration;
+
+use jass_ai::{Computer, Config, SeatKnowledge};
+use jass_engine::{Game, Options, Seat, Seed, Viewer};
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+
+fn main() {
+    let mut rounds = 300u32;
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        match (flag.as_str(), it.next().and_then(|v| v.parse().ok())) {
+            ("--rounds", Some(n)) => rounds = n,
+            _ => {
+                eprintln!("flags: --rounds N");
+                std::process::exit(2);
+            }
+        }
+    }
+    let options = Options::default();
+    let config = Config { time_budget: None, ..Config::default() };
+    let (mut decide, mut sample, mut decide_hidden, mut sample_hidden) = (vec![], vec![], vec![], vec![]);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    for r in 0..rounds {
+        let mut seed = [0u8; 32];
+        seed[..4].copy_from_slice(&r.to_le_bytes());
+        let Ok(mut game) = Game::new(options, Seed(seed)) else { return };
+        let mut computers: Vec<Computer> = Seat::ALL
+            .iter()
+            .map(|&s| Computer::new(s, options, Config { seed: u64::from(r) << 2 | s.index() as u64, ..config }))
+            .collect();
+        let mut knowledge = SeatKnowledge::new(Seat::ALL[0], &options);
+        while game.round_number() == 0 {
+            let Some(seat) = game.to_act() else { break };
+            let view0 = game.view(Viewer::Seat(Seat::ALL[0]));
+            knowledge.observe(&view0);
+            let view = game.view(Viewer::Seat(seat));
+            let Some(computer) = computers.get_mut(seat.index()) else { return };
+            let searched = seat == Seat::ALL[0] && view.contract.is_some() && view.allowed.cards.len() > 1;
+            let start = cpu_time::ThreadTime::now();
+            let Some(action) = computer.decide(&view) else { return };
+            let spent = start.elapsed();
+            if searched {
+                let hidden = view.weis.iter().any(|w| w.cards.is_none() && w.seat != seat);
+                let n = (config.playouts / view.allowed.cards.len()).max(1) as usize;
+                let start = cpu_time::ThreadTime::now();
+                let deals = knowledge.sample_deals(&view, n, &mut rng);
+                let cost = start.elapsed();
+                std::hint::black_box(deals);
+                decide.push(spent);
+                sample.push(cost);
+                if hidden {
+                    decide_hidden.push(spent);
+                    sample_hidden.push(cost);
+                }
+            }
+            if game.apply(seat, action, || Seed([0; 32])).is_err() {
+                return;
+            }
+        }
+    }
+    for (name, xs) in [
+        ("decision", &mut decide),
+        ("sampling", &mut sample),
+        ("decision, hidden Weis", &mut decide_hidden),
+        ("sampling, hidden Weis", &mut sample_hidden),
+    ] {
+        xs.sort();
+        let at = |p: f64| xs.get(((xs.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default();
+        let mean = xs.iter().sum::<Duration>().checked_div(xs.len() as u32).unwrap_or_default();
+        println!(
+            "{name:<24} n {:>6}  median {:>8.1} µs  mean {:>8.1} µs  p99 {:>8.1} µs",
+            xs.len(),
+            at(0.5).as_secs_f64() * 1e6,
+            mean.as_secs_f64() * 1e6,
+            at(0.99).as_secs_f64() * 1e6
+        );
+    }
+}
