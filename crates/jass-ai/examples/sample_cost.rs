@@ -41,7 +41,9 @@ fn main() {
         let Ok(mut game) = Game::new(options, Seed(seed)) else { return };
         let mut computers: Vec<Computer> = Seat::ALL
             .iter()
-            .map(|&s| Computer::new(s, options, Config { seed: u64::from(r) << 2 | s.index() as u64, ..config }))
+            .map(|&s| {
+                Computer::new(s, options, Config { seed: u64::from(r) << 2 | s.index() as u64, ..config })
+            })
             .collect();
         let mut knowledge = SeatKnowledge::new(Seat::ALL[0], &options);
         while game.round_number() == 0 {
