@@ -1,10 +1,12 @@
 //! The cost of sampling deals per decision (issue 17 point 2), against the cost of a
 //! whole decision of the default computer.
 //!
-//! Four default computers (no time budget, so runs repeat exactly) play rounds; at
-//! every card decision of seat 0 the example times, on this thread's CPU clock,
-//! the decision itself and, separately, drawing as many deals as the decision draws
-//! (2,000 playouts / legal cards) with [`SeatKnowledge`], the computer's own sampler.
+//! Rounds are played by random legal cards (every allowed Weis declared, as the
+//! computer does), so that every build of the sampler meets exactly the same states;
+//! at every card decision of seat 0 the example times, on this thread's CPU clock, a
+//! default computer's decision (no time budget, so runs repeat exactly) and,
+//! separately, drawing as many deals as the decision draws (2,000 playouts / legal
+//! cards) with [`SeatKnowledge`], the computer's own sampler.
 //! Medians and p99 are printed for all card decisions and for those where some
 //! declared Weis stayed hidden from the seat (the hard case of the sampler).
 //!
@@ -15,9 +17,9 @@
 use std::time::Duration;
 
 use jass_ai::{Computer, Config, SeatKnowledge};
-use jass_engine::{Game, Options, Seat, Seed, Viewer};
-use rand::SeedableRng;
+use jass_engine::{Action, Game, Options, Seat, Seed, Viewer};
 use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
 
 fn main() {
     let mut rounds = 300u32;
@@ -35,6 +37,7 @@ fn main() {
     let config = Config { time_budget: None, ..Config::default() };
     let (mut decide, mut sample, mut decide_hidden, mut sample_hidden) = (vec![], vec![], vec![], vec![]);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    let mut play = Xoshiro256PlusPlus::seed_from_u64(3);
     for r in 0..rounds {
         let mut seed = [0u8; 32];
         seed[..4].copy_from_slice(&r.to_le_bytes());
@@ -54,8 +57,18 @@ fn main() {
             let Some(computer) = computers.get_mut(seat.index()) else { return };
             let searched = seat == Seat::ALL[0] && view.contract.is_some() && view.allowed.cards.len() > 1;
             let start = cpu_time::ThreadTime::now();
-            let Some(action) = computer.decide(&view) else { return };
+            let mut action = Action::Schiebe;
+            if view.contract.is_none() || seat == Seat::ALL[0] {
+                let Some(a) = computer.decide(&view) else { return };
+                action = a;
+            }
             let spent = start.elapsed();
+            if view.contract.is_some() {
+                let cards = view.allowed.cards;
+                let Some(card) = cards.nth(play.random_range(0..cards.len())) else { return };
+                let weis = view.allowed.weis.iter().map(|w| w.cards()).collect();
+                action = Action::Play { card, weis, stoeck: false };
+            }
             if searched {
                 let hidden = view.weis.iter().any(|w| w.cards.is_none() && w.seat != seat);
                 let n = (config.playouts / view.allowed.cards.len()).max(1) as usize;

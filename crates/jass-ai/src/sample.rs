@@ -270,13 +270,18 @@ impl Constraints {
         let counts = &self.counts;
         let layer = counts.layer;
         let (head_places, head_ways) = head.map_or((&[][..], &[][..]), |h| (&h.places[..], &h.ways[..]));
-        let way = |i: usize| head_ways.get(i).or_else(|| counts.ways.get(i)).copied().unwrap_or(0);
+        // Layer `t` of the table: the head's first ones, then the shared ones.
+        let layer_at = |t: usize| {
+            let from = if t < head_places.len() { head_ways } else { &counts.ways[..] };
+            from.get(t * layer..).unwrap_or_default()
+        };
         let mut room = counts.room;
         let mut at = counts.start;
+        let mut here = layer_at(0);
         for (t, &(card, base)) in counts.cards.iter().enumerate() {
             let places = head_places.get(t).copied().unwrap_or(base);
-            let next = (t + 1) * layer + at;
-            let ways = way(t * layer + at);
+            let next = layer_at(t + 1);
+            let ways = here.get(at).copied().unwrap_or(0);
             if ways == 0 {
                 return None;
             }
@@ -284,7 +289,7 @@ impl Constraints {
             let mut place = 4;
             for (s, (&r, &stride)) in room.iter().zip(&counts.stride).enumerate() {
                 if places & (1 << s) != 0 && r > 0 {
-                    let w = way(next - stride);
+                    let w = next.get(at - stride).copied().unwrap_or(0);
                     if pick < w {
                         place = s;
                         break;
@@ -292,6 +297,7 @@ impl Constraints {
                     pick -= w;
                 }
             }
+            here = next;
             // Otherwise (place 4) the card went to no one: played unseen.
             if let (Some(h), Some(r)) = (hands.get_mut(place), room.get_mut(place)) {
                 *h = h.with(card);
