@@ -36,6 +36,7 @@ fn main() {
     let options = Options::default();
     let config = Config { time_budget: None, ..Config::default() };
     let (mut decide, mut sample, mut decide_hidden, mut sample_hidden) = (vec![], vec![], vec![], vec![]);
+    let mut sample_open = vec![];
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
     let mut play = Xoshiro256PlusPlus::seed_from_u64(3);
     for r in 0..rounds {
@@ -81,6 +82,8 @@ fn main() {
                 if hidden {
                     decide_hidden.push(spent);
                     sample_hidden.push(cost);
+                } else {
+                    sample_open.push(cost);
                 }
             }
             if game.apply(seat, action, || Seed([0; 32])).is_err() {
@@ -93,6 +96,7 @@ fn main() {
         ("sampling", &mut sample),
         ("decision, hidden Weis", &mut decide_hidden),
         ("sampling, hidden Weis", &mut sample_hidden),
+        ("sampling, none hidden", &mut sample_open),
     ] {
         xs.sort();
         let at = |p: f64| xs.get(((xs.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default();

@@ -366,7 +366,7 @@ impl Counts {
     /// Fills layer `t` (`here`) from the one after it (`below`), card `t` going to
     /// a seat of `places` or, while cards are left over, to no one.
     fn fill(&self, t: usize, places: u8, below: &[u64], here: &mut [u64]) {
-        let (room, stride) = (&self.room, &self.stride);
+        let (room, stride, missed) = (self.room, self.stride, self.missed);
         let left = self.cards.len() - t;
         // The room per seat at entry `at`, counted up as `at` is.
         let mut r = [0usize; 4];
@@ -384,8 +384,8 @@ impl Counts {
                 }
             }
             // Reachable only with the unseen-played cards' share between 0 and `missed`.
-            if total > left || total + self.missed < left {
-                *w = 0;
+            // (`here` starts as zeros.)
+            if total > left || total + missed < left {
                 continue;
             }
             let mut sum = if total < left { below.get(at).copied().unwrap_or(0) } else { 0 };

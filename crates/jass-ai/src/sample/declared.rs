@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use jass_engine::{CardSet, Contract, Rank, Seat, Weis, WeisKey, find_weis, validate_declaration};
+use jass_engine::{CardSet, Contract, MAX_WEIS, Rank, Seat, Weis, WeisKey, find_weis, validate_declaration};
 
 use crate::memory::minus;
 
@@ -108,10 +108,19 @@ impl Declared {
     /// Whether the Weis of `chosen` (distinct, as many as declared) are exactly a
     /// declaration the hand `hand` could have made.
     fn declares(&self, hand: CardSet, chosen: &[Weis]) -> bool {
-        let mut points: Vec<u32> = chosen.iter().map(|w| w.points(self.small_weis)).collect();
+        let mut points = [0u32; MAX_WEIS];
+        let mut cards = [CardSet::EMPTY; MAX_WEIS];
+        let n = chosen.len();
+        if n != self.points.len() || n > MAX_WEIS {
+            return false;
+        }
+        for ((p, c), w) in points.iter_mut().zip(&mut cards).zip(chosen) {
+            *p = w.points(self.small_weis);
+            *c = w.cards();
+        }
+        let (points, cards) = (points.get_mut(..n).unwrap_or_default(), cards.get(..n).unwrap_or_default());
         points.sort_unstable();
-        let cards: Vec<CardSet> = chosen.iter().map(Weis::cards).collect();
-        points == self.points && validate_declaration(hand, &cards, self.small_weis).is_ok()
+        *points == self.points[..] && validate_declaration(hand, cards, self.small_weis).is_ok()
     }
 
     /// Every witness of the declaration that `possible` allows (a witness is a set of
