@@ -64,6 +64,20 @@ impl Constraints {
         strict: bool,
         small_weis: bool,
     ) -> Option<Self> {
+        Self::limited(me, hand, hand_counts, memory, strict, small_weis, MAX_COMBINATIONS)
+    }
+
+    /// [`Constraints::new`] with at most `max_combinations` combinations of
+    /// witnesses drawn under (tests: 0 meets every declaration by drawing again).
+    pub(crate) fn limited(
+        me: Seat,
+        hand: CardSet,
+        hand_counts: BySeat<u8>,
+        memory: &Memory,
+        strict: bool,
+        small_weis: bool,
+        max_combinations: usize,
+    ) -> Option<Self> {
         let unseen = minus(minus(CardSet::DECK, hand), memory.played);
         let mut need = hand_counts.into_inner().map(u32::from);
         need[me.index()] = 0;
@@ -163,7 +177,7 @@ impl Constraints {
             let mut i = 0;
             while i < witnesses.len() {
                 let n = witnesses.get(i).map_or(0, |(_, l)| l.len());
-                if combinations * n <= MAX_COMBINATIONS {
+                if combinations * n <= max_combinations {
                     combinations *= n;
                     witnesses.swap(seats, i);
                     seats += 1;
@@ -175,7 +189,9 @@ impl Constraints {
         // The free cards the witnesses touch come first, so that each combination
         // changes only the first layers of the count table.
         let touched = chosen.iter().flat_map(|(_, l)| l).fold(CardSet::EMPTY, |a, w| a | w.cards | w.away);
-        free.sort_by_key(|&(c, _)| !touched.contains(c));
+        if !touched.is_empty() {
+            free.sort_by_key(|&(c, _)| !touched.contains(c));
+        }
         let head_len = free.iter().take_while(|(c, _)| touched.contains(*c)).count();
         let counts = Counts::new(free, room);
         counts.ways(counts.start)?;
@@ -365,6 +381,7 @@ impl Counts {
 
     /// Fills layer `t` (`here`) from the one after it (`below`), card `t` going to
     /// a seat of `places` or, while cards are left over, to no one.
+    #[inline]
     fn fill(&self, t: usize, places: u8, below: &[u64], here: &mut [u64]) {
         let (room, stride, missed) = (self.room, self.stride, self.missed);
         let left = self.cards.len() - t;
@@ -431,20 +448,21 @@ mod tests {
     use crate::memory::{Memory, minus};
 
     /// The memory's inferences are sound (the true hands always satisfy them: voids
-    /// with the Puur exception, R5; declared Weis points, R6) and every sampled deal satisfies them, with the right
-    /// number of cards per seat. Random rounds under every contract, every seat
-    /// watching every state.
+    /// with the Puur exception, R5; declared Weis, R6) and every sampled deal
+    /// satisfies them, with the right number of cards per seat; every sample holds
+    /// the hidden Weis (issue 17 point 2: before, about one in ten did not). Random
+    /// rounds under every contract, every seat watching every state.
     #[test]
-    fn inferences_hold_for_the_true_hands_and_samples_respect_them() {
+    fn inferences_hold_for_the_true_hands_and_samples_respect_them() -> Result<(), String> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         let mut inferred = 0;
         let mut checked_weis = 0;
-        let (mut weis_samples, mut weis_samples_ok) = (0, 0);
+        let mut weis_samples = 0;
         for round in 0..300u32 {
             let options = Options::default();
             let seed = Seed([(round % 251) as u8; 32]);
-            let Ok(mut game) = Game::new(options, seed) else { panic!("options") };
-            let Some(first) = game.to_act() else { panic!("no chooser") };
+            let mut game = Game::new(options, seed).map_err(|e| format!("options: {e}"))?;
+            let first = game.to_act().ok_or("no chooser")?;
             let contract = Contract::ALL[round as usize % 6];
             let _ = game.apply(first, Action::Choose { contract }, || Seed([0; 32]));
             let mut memories: Vec<Memory> = (0..4).map(|_| Memory::default()).collect();
@@ -456,67 +474,60 @@ mod tests {
                     memory.observe(&view);
                     for s in Seat::ALL.into_iter().filter(|&s| s != me) {
                         let hand = game.hand(s);
-                        assert!(
-                            (memory.cannot_hold[s.index()] & hand).is_empty(),
-                            "{contract:?}: unsound void"
-                        );
+                        if !(memory.cannot_hold[s.index()] & hand).is_empty() {
+                            return Err(format!("{contract:?}: unsound void"));
+                        }
                         let must = minus(memory.dealt_with[s.index()], memory.played);
-                        assert!(hand.contains_all(must), "unsound Weis/Stöck");
+                        if !hand.contains_all(must) {
+                            return Err("unsound Weis/Stöck".into());
+                        }
                         inferred += usize::from(!memory.cannot_hold[s.index()].is_empty());
                     }
-                    let Some(c) = Constraints::new(me, view.hand, view.hand_counts, memory, true, false)
-                    else {
-                        panic!("the true deal is consistent, so constraints must exist")
-                    };
+                    let c = Constraints::new(me, view.hand, view.hand_counts, memory, true, false)
+                        .ok_or("the true deal is consistent, so constraints must exist")?;
                     let truth = Seat::ALL.map(|s| game.hand(s));
-                    assert!(c.weis_possible(&truth), "unsound Weis points");
+                    if !c.weis_possible(&truth) {
+                        return Err("unsound Weis points".into());
+                    }
                     checked_weis += c.declared.len();
-                    let Some(hands) = c.sample(&mut rng) else {
-                        let mut r2 = Xoshiro256PlusPlus::seed_from_u64(1);
-                        let mut fails = vec![0; c.declared.len()];
-                        for _ in 0..10000 {
-                            let Some(hands) = c.draw(None, &mut r2) else { continue };
-                            for (i, d) in c.declared.iter().enumerate() {
-                                if !d.holds(hands[d.seat.index()]) {
-                                    fails[i] += 1;
-                                }
-                            }
-                        }
-                        panic!(
-                            "no sample {fails:?} {:?} {:?} {truth:?}",
-                            c.declared,
-                            c.exact.as_ref().map(|e| (e.seats, e.heads.len()))
-                        )
-                    };
+                    let hands = c.sample(&mut rng).ok_or("no sample")?;
                     if !c.declared.is_empty() {
                         weis_samples += 1;
-                        weis_samples_ok += usize::from(c.weis_possible(&hands));
+                        if !c.weis_possible(&hands) {
+                            return Err(format!("{hands:?} breaks a hidden Weis"));
+                        }
                     }
                     for s in Seat::ALL {
-                        assert_eq!(hands[s.index()].len(), u32::from(view.hand_counts[s]));
-                        if s != me {
-                            assert!((memory.cannot_hold[s.index()] & hands[s.index()]).is_empty());
-                            assert!(
-                                hands[s.index()]
-                                    .contains_all(minus(memory.dealt_with[s.index()], memory.played))
-                            );
+                        if hands[s.index()].len() != u32::from(view.hand_counts[s]) {
+                            return Err(format!("{s:?} got {} cards", hands[s.index()].len()));
+                        }
+                        if s != me
+                            && (!(memory.cannot_hold[s.index()] & hands[s.index()]).is_empty()
+                                || !hands[s.index()]
+                                    .contains_all(minus(memory.dealt_with[s.index()], memory.played)))
+                        {
+                            return Err(format!("{s:?} breaks a card constraint in {hands:?}"));
                         }
                     }
                     let all = hands.iter().fold(CardSet::EMPTY, |a, &h| a | h);
-                    assert_eq!(all, minus(CardSet::DECK, memory.played));
+                    if all != minus(CardSet::DECK, memory.played) {
+                        return Err(format!("cards missing in {hands:?}"));
+                    }
                 }
                 let legal = game.legal_cards(seat);
                 let Some(card) = legal.nth(rng.random_range(0..legal.len())) else { break };
                 // Every Weis allowed is declared, so the points constraints get tested.
                 let weis = game.view(Viewer::Seat(seat)).allowed.weis.iter().map(|w| w.cards()).collect();
                 if game.apply(seat, Action::Play { card, weis, stoeck: false }, || Seed([9; 32])).is_err() {
-                    panic!("random legal card refused");
+                    return Err("random legal card refused".into());
                 }
             }
         }
-        assert!(inferred > 1_000, "inferences were rarely made ({inferred})");
-        assert!(checked_weis > 100, "Weis points were rarely checked ({checked_weis})");
-        // Issue 17 point 2: every sample holds the hidden Weis.
-        assert_eq!(weis_samples_ok, weis_samples, "samples that broke a hidden Weis");
+        if inferred < 1_000 || checked_weis < 100 || weis_samples < 100 {
+            return Err(format!(
+                "too few cases: {inferred} inferences, {checked_weis} Weis, {weis_samples} samples"
+            ));
+        }
+        Ok(())
     }
 }

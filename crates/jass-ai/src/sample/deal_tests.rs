@@ -98,8 +98,13 @@ impl Table {
     }
 
     fn constraints(&self, me: Seat) -> Option<Constraints> {
+        self.constraints_limited(me, super::MAX_COMBINATIONS)
+    }
+
+    fn constraints_limited(&self, me: Seat, limit: usize) -> Option<Constraints> {
         let view = self.game.view(Viewer::Seat(me));
-        Constraints::new(me, view.hand, view.hand_counts, &self.memories[me.index()], true, self.small_weis())
+        let memory = &self.memories[me.index()];
+        Constraints::limited(me, view.hand, view.hand_counts, memory, true, self.small_weis(), limit)
     }
 
     fn small_weis(&self) -> bool {
@@ -226,25 +231,7 @@ fn issue17_no_sampled_deal_breaks_what_the_seat_knows() -> Result<(), String> {
                     }
                     voids += u32::from(table.memories[me.index()].cannot_hold.iter().any(|v| !v.is_empty()));
                     for _ in 0..6 {
-                        let hands = c.sample(&mut rng).ok_or_else(|| {
-                            let mut fails = vec![0; c.declared.len()];
-                            let mut both = 0;
-                            let mut r2 = Xoshiro256PlusPlus::seed_from_u64(1);
-                            for _ in 0..10000 {
-                                let Some(hands) = c.draw(None, &mut r2) else { continue };
-                                let mut ok = true;
-                                for (i, d) in c.declared.iter().enumerate() {
-                                    if !d.holds(hands[d.seat.index()]) { fails[i] += 1; ok = false; }
-                                }
-                                both += u32::from(ok);
-                            }
-                            format!(
-                                "{fails:?} {both} no sample for {me:?}: declared {:?}, exact {:?}, truth {truth:?}, played {:?}",
-                                c.declared,
-                                c.exact.as_ref().map(|e| (e.seats, e.heads.len(), e.total)),
-                                table.plays.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>()
-                            )
-                        })?;
+                        let hands = c.sample(&mut rng).ok_or_else(|| format!("no sample for {me:?}"))?;
                         samples += 1;
                         if let Some(why) = table.card_violation(me, &hands) {
                             return Err(format!("sample {hands:?} for {me:?}: {why}"));
@@ -291,24 +278,39 @@ fn critical(df: f64) -> f64 {
 /// per position (fixed seeds, so not flaky). The greedy fill this replaced failed it.
 #[test]
 fn issue17_late_deals_are_uniform_over_the_consistent_ones() -> Result<(), String> {
-    uniform_late(1717, 40, false)
+    uniform_late(1717, 40, false, super::MAX_COMBINATIONS).map(|_| ())
 }
 
 /// Issue 17 point 2: as above, on late positions where a declaration whose cards
 /// stayed hidden (R6) rules out some of the deals the card constraints allow: the
-/// samples never break it and are uniform over the deals that keep it.
+/// samples never break it and are uniform over the deals that keep it, drawn under
+/// witnesses (some positions with deals meeting several) and, separately, with
+/// every declaration met by drawing again.
 #[test]
 fn issue17_late_deals_with_hidden_weis_are_uniform() -> Result<(), String> {
-    uniform_late(1718, 30, true)
+    let (several, redrawn) = uniform_late(1718, 40, true, super::MAX_COMBINATIONS)?;
+    if several < 2 {
+        return Err(format!("only {several} positions with deals meeting several witnesses"));
+    }
+    let (_, redrawn_all) = uniform_late(1719, 20, true, 0)?;
+    if redrawn > 0 || redrawn_all < 20 {
+        return Err(format!("redraws: {redrawn} under witnesses, {redrawn_all} of 20 without"));
+    }
+    Ok(())
 }
 
 /// `want` positions from rounds seeded by `seed`; `hidden_weis`: only positions
-/// where a hidden declaration rules deals out.
-fn uniform_late(seed: u64, want: u32, hidden_weis: bool) -> Result<(), String> {
+/// where a hidden declaration rules deals out; `limit`: the sampler's limit of
+/// witness combinations. Returns how many positions had deals meeting several
+/// witnesses, and how many met a declaration by drawing again.
+fn uniform_late(seed: u64, want: u32, hidden_weis: bool, limit: usize) -> Result<(u32, u32), String> {
     const N: u32 = 20_000;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut positions = 0;
     let (mut chi_sum, mut df_sum, mut worst) = (0.0, 0.0, 0.0f64);
+    // Positions where a deal meets several witnesses (so some draws are thrown
+    // back), and where a declaration is met by drawing again.
+    let (mut several, mut redrawn) = (0u32, 0u32);
     'games: for _ in 0..4_000 {
         let mut table = Table::new(&mut rng)?;
         while table.step(&mut rng) {
@@ -349,7 +351,17 @@ fn uniform_late(seed: u64, want: u32, hidden_weis: bool) -> Result<(), String> {
             if k < 2 || k as u32 == all || hidden_weis && k as u32 == card_ok {
                 continue;
             }
-            let c = table.constraints(me).ok_or("the true deal is consistent")?;
+            let c = table.constraints_limited(me, limit).ok_or("the true deal is consistent")?;
+            let exact = c.exact.as_ref().map_or(0, |e| e.seats);
+            let most = consistent
+                .iter()
+                .map(|h| {
+                    c.declared.iter().take(exact).map(|d| d.count(h[d.seat.index()] | d.played)).product()
+                })
+                .max()
+                .unwrap_or(0u32);
+            several += u32::from(most > 1);
+            redrawn += u32::from(exact < c.declared.len());
             let index: HashMap<[CardSet; 4], usize> =
                 consistent.iter().enumerate().map(|(i, h)| (*h, i)).collect();
             let mut seen = vec![0u32; k];
@@ -374,6 +386,7 @@ fn uniform_late(seed: u64, want: u32, hidden_weis: bool) -> Result<(), String> {
             continue 'games;
         }
     }
+    eprintln!("{several} positions with deals meeting several witnesses, {redrawn} with redraws");
     eprintln!(
         "{positions} positions: chi-square {chi_sum:.1} on {df_sum} df in all (critical {:.1}); worst {worst:.2} of its critical value",
         critical(df_sum)
@@ -381,5 +394,5 @@ fn uniform_late(seed: u64, want: u32, hidden_weis: bool) -> Result<(), String> {
     if positions < want || chi_sum >= critical(df_sum) {
         return Err(format!("{positions} positions, chi-square {chi_sum:.1} on {df_sum} df"));
     }
-    Ok(())
+    Ok((several, redrawn))
 }
