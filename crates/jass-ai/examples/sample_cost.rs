@@ -10,8 +10,13 @@
 //! Medians and p99 are printed for all card decisions and for those where some
 //! declared Weis stayed hidden from the seat (the hard case of the sampler).
 //!
+//! With `--decisions-only` no deals are drawn besides the decisions' own, so that
+//! the process's instruction count (`perf stat -e instructions:u`), which the other
+//! builds on a shared machine do not disturb as they do CPU time, is the decisions'.
+//!
 //! ```text
 //! cargo run --release -p jass-ai --example sample_cost -- --rounds 300
+//! perf stat -e instructions:u target/release/examples/sample_cost --rounds 300 --decisions-only
 //! ```
 
 use std::time::Duration;
@@ -23,12 +28,17 @@ use rand::{RngExt, SeedableRng};
 
 fn main() {
     let mut rounds = 300u32;
+    let mut decisions_only = false;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--decisions-only" {
+            decisions_only = true;
+            continue;
+        }
         match (flag.as_str(), it.next().and_then(|v| v.parse().ok())) {
             ("--rounds", Some(n)) => rounds = n,
             _ => {
-                eprintln!("flags: --rounds N");
+                eprintln!("flags: --rounds N --decisions-only");
                 std::process::exit(2);
             }
         }
@@ -37,6 +47,8 @@ fn main() {
     let config = Config { time_budget: None, ..Config::default() };
     let (mut decide, mut sample, mut decide_hidden, mut sample_hidden) = (vec![], vec![], vec![], vec![]);
     let mut sample_open = vec![];
+    // Deals asked for and not drawn (a hidden declaration met by too few deals).
+    let mut short = 0;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
     let mut play = Xoshiro256PlusPlus::seed_from_u64(3);
     for r in 0..rounds {
@@ -72,10 +84,15 @@ fn main() {
             }
             if searched {
                 let hidden = view.weis.iter().any(|w| w.cards.is_none() && w.seat != seat);
-                let n = (config.playouts / view.allowed.cards.len()).max(1) as usize;
+                let n = if decisions_only {
+                    0
+                } else {
+                    (config.playouts / view.allowed.cards.len()).max(1) as usize
+                };
                 let start = cpu_time::ThreadTime::now();
                 let deals = knowledge.sample_deals(&view, n, &mut rng);
                 let cost = start.elapsed();
+                short += n - deals.len();
                 std::hint::black_box(deals);
                 decide.push(spent);
                 sample.push(cost);
@@ -91,6 +108,7 @@ fn main() {
             }
         }
     }
+    println!("deals not drawn: {short}");
     for (name, xs) in [
         ("decision", &mut decide),
         ("sampling", &mut sample),

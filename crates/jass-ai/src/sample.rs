@@ -20,7 +20,14 @@ mod declared;
 /// Most combinations of witnesses (one per declaration) drawn under exactly; the
 /// declarations beyond (those with the most witnesses, so the most likely met) are
 /// met by drawing again.
-const MAX_COMBINATIONS: usize = 64;
+const MAX_COMBINATIONS: usize = 256;
+
+/// Most combinations when adding a declaration that is likely met anyway (drawing
+/// again for it costs little).
+const LIKELY_COMBINATIONS: usize = 16;
+
+/// A declaration with an estimated chance of at least this is likely met.
+const LIKELY: f64 = 0.3;
 
 /// Draws for one deal before giving up (only declarations met by drawing again
 /// can use more than one, and only if most deals break them).
@@ -167,7 +174,6 @@ impl Constraints {
         let mut witnesses: Vec<(f64, (Declared, Vec<Witness>))> =
             witnesses.into_iter().map(|x| (likely(&x), x)).collect();
         witnesses.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut witnesses: Vec<(Declared, Vec<Witness>)> = witnesses.into_iter().map(|x| x.1).collect();
         // The declarations drawn under exactly: as many as fit (none when cards were
         // played unseen, which a witness's card could be among).
         let mut seats = 0;
@@ -176,15 +182,18 @@ impl Constraints {
             // The least likely first; one that does not fit waits for the draws again.
             let mut i = 0;
             while i < witnesses.len() {
-                let n = witnesses.get(i).map_or(0, |(_, l)| l.len());
-                if combinations * n <= max_combinations {
-                    combinations *= n;
+                let Some((p, (_, l))) = witnesses.get(i) else { break };
+                let cap =
+                    if *p < LIKELY { max_combinations } else { max_combinations.min(LIKELY_COMBINATIONS) };
+                if combinations * l.len() <= cap {
+                    combinations *= l.len();
                     witnesses.swap(seats, i);
                     seats += 1;
                 }
                 i += 1;
             }
         }
+        let witnesses: Vec<(Declared, Vec<Witness>)> = witnesses.into_iter().map(|x| x.1).collect();
         let chosen = witnesses.get(..seats).unwrap_or_default();
         // The free cards the witnesses touch come first, so that each combination
         // changes only the first layers of the count table.

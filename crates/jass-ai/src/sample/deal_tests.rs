@@ -213,6 +213,8 @@ fn declarable(points: &[u32], held: &[Weis], taken: u64, used: CardSet, small: b
 fn issue17_no_sampled_deal_breaks_what_the_seat_knows() -> Result<(), String> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
     let (mut samples, mut weis_checked, mut exact, mut voids) = (0u32, 0u32, 0u32, 0u32);
+    // Samples where a hidden declarer's team lost the comparison (its Weis rank below).
+    let mut beaten = 0u32;
     for _ in 0..150 {
         let mut table = Table::new(&mut rng)?;
         loop {
@@ -245,6 +247,7 @@ fn issue17_no_sampled_deal_breaks_what_the_seat_knows() -> Result<(), String> {
                         }
                         if !c.declared.is_empty() {
                             weis_checked += 1;
+                            beaten += u32::from(c.declared.iter().any(super::declared::Declared::beaten));
                             exact += u32::from(c.exact.is_some());
                         }
                     }
@@ -255,8 +258,11 @@ fn issue17_no_sampled_deal_breaks_what_the_seat_knows() -> Result<(), String> {
             }
         }
     }
-    eprintln!("{samples} samples, {weis_checked} with hidden Weis ({exact} drawn under witnesses)");
-    if voids < 1_000 || weis_checked < 1_000 || exact * 2 < weis_checked || samples < 50_000 {
+    eprintln!(
+        "{samples} samples, {weis_checked} with hidden Weis ({exact} drawn under witnesses, {beaten} ranked)"
+    );
+    if voids < 1_000 || weis_checked < 1_000 || exact * 2 < weis_checked || beaten < 1_000 || samples < 50_000
+    {
         return Err(format!(
             "too few cases: {voids} voids, {weis_checked} hidden Weis ({exact} exact), {samples} samples"
         ));

@@ -157,6 +157,13 @@ impl Declared {
         n
     }
 
+    /// Whether the seat's team lost the Weis comparison, so its Weis rank below the
+    /// winner's (R6).
+    #[cfg(test)]
+    pub(crate) const fn beaten(&self) -> bool {
+        self.beaten.is_some()
+    }
+
     /// Whether the dealt hand could have made the declaration.
     pub(crate) fn holds(&self, hand: CardSet) -> bool {
         self.count(hand | self.played) > 0
