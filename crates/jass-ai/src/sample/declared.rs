@@ -148,12 +148,25 @@ impl Declared {
     /// How many witnesses the dealt hand `dealt` meets (0: it could not have made
     /// the declaration).
     pub(crate) fn count(&self, dealt: CardSet) -> u32 {
-        let held: Vec<Weis> =
-            find_weis(dealt, self.small_weis).into_iter().filter(|w| self.fits(w)).collect();
+        let held = find_weis(dealt, self.small_weis);
+        let k = self.points.len();
+        if held.len() < k || held.len() > MAX_WEIS {
+            // A dealt hand of nine holds at most MAX_WEIS Weis.
+            return 0;
+        }
         let mut n = 0;
-        each_subset(&held, self.points.len(), &mut Vec::new(), 0, &mut |chosen: &[Weis]| {
-            n += u32::from(self.declares(dealt, chosen));
-        });
+        let mut chosen = [Weis::default(); MAX_WEIS];
+        for mask in 1u32..1 << held.len() {
+            if mask.count_ones() as usize != k {
+                continue;
+            }
+            let picked = held.iter().enumerate().filter(|(i, _)| mask & 1 << i != 0);
+            for (slot, (_, w)) in chosen.iter_mut().zip(picked) {
+                *slot = *w;
+            }
+            let chosen = chosen.get(..k).unwrap_or_default();
+            n += u32::from(chosen.iter().all(|w| self.fits(w)) && self.declares(dealt, chosen));
+        }
         n
     }
 
