@@ -391,39 +391,40 @@ impl Counts {
         counts
     }
 
-    /// Fills layer `t` (`here`) from the one after it (`below`), card `t` going to
-    /// a seat of `places` or, while cards are left over, to no one.
+    /// Fills layer `t` (`here`, zeros) from the one after it (`below`), card `t`
+    /// going to a seat of `places` or, while cards are left over, to no one. Only
+    /// the entries a draw can reach are visited: those whose rooms add up to the
+    /// cards left, less at most the `missed` ones (a tenth of a layer or so).
     #[inline]
     fn fill(&self, t: usize, places: u8, below: &[u64], here: &mut [u64]) {
         let (room, stride, missed) = (self.room, self.stride, self.missed);
         let left = self.cards.len() - t;
-        // The room per seat at entry `at`, counted up as `at` is.
-        let mut r = [0usize; 4];
-        let mut total = 0;
-        for (at, w) in here.iter_mut().enumerate() {
-            if at > 0 {
-                for s in 0..4 {
-                    if r[s] < room[s] {
-                        r[s] += 1;
-                        total += 1;
+        let least = left.saturating_sub(missed);
+        for r0 in 0..=room[0] {
+            for r1 in 0..=room[1].min(left - r0.min(left)) {
+                for r2 in 0..=room[2].min(left - (r0 + r1).min(left)) {
+                    let so_far = r0 + r1 + r2;
+                    if so_far > left {
                         break;
                     }
-                    total -= r[s];
-                    r[s] = 0;
+                    let from = least.saturating_sub(so_far);
+                    let to = room[3].min(left - so_far);
+                    for r3 in from..=to {
+                        let r = [r0, r1, r2, r3];
+                        let at = r0 * stride[0] + r1 * stride[1] + r2 * stride[2] + r3 * stride[3];
+                        let total = so_far + r3;
+                        let mut sum = if total < left { below.get(at).copied().unwrap_or(0) } else { 0 };
+                        for s in 0..4 {
+                            if places & (1 << s) != 0 && r[s] > 0 {
+                                sum += below.get(at - stride[s]).copied().unwrap_or(0);
+                            }
+                        }
+                        if let Some(w) = here.get_mut(at) {
+                            *w = sum;
+                        }
+                    }
                 }
             }
-            // Reachable only with the unseen-played cards' share between 0 and `missed`.
-            // (`here` starts as zeros.)
-            if total > left || total + missed < left {
-                continue;
-            }
-            let mut sum = if total < left { below.get(at).copied().unwrap_or(0) } else { 0 };
-            for s in 0..4 {
-                if places & (1 << s) != 0 && r[s] > 0 {
-                    sum += below.get(at - stride[s]).copied().unwrap_or(0);
-                }
-            }
-            *w = sum;
         }
     }
 
