@@ -339,8 +339,8 @@ impl Constraints {
 
 /// The number of ways to deal the free cards: `ways[t][r]` counts the deals of
 /// cards `t..` with `r` = the room left per seat (the cards dealt to no one take the
-/// rest). Built once per decision (at most 28 × 1,000 entries), it makes every draw
-/// exact and free of dead ends.
+/// rest). Built once per decision (at most 28 × 100 entries when every card played
+/// was seen, 28 × 1,000 otherwise), it makes every draw exact and free of dead ends.
 struct Counts {
     /// The free cards (not known to be in a hand) and the seats (bits) that may hold each.
     cards: Vec<(Card, u8)>,
@@ -368,15 +368,19 @@ struct Head {
 
 impl Counts {
     fn new(cards: Vec<(Card, u8)>, room: [usize; 4]) -> Self {
+        let n = cards.len();
+        let missed = n.saturating_sub(room.iter().sum());
+        // With no card played unseen, the rooms of a layer add up to the cards left,
+        // so the last seat's follows from the others': it needs no stride (stride 0),
+        // and a layer is ten times smaller.
+        let implied = if missed == 0 { (0..4).rev().find(|&s| room[s] > 0) } else { None };
         let mut stride = [0; 4];
         let mut layer = 1;
-        for s in 0..4 {
+        for s in (0..4).filter(|&s| Some(s) != implied) {
             stride[s] = layer;
             layer *= room[s] + 1;
         }
         let start = (0..4).map(|s| room[s] * stride[s]).sum();
-        let n = cards.len();
-        let missed = n.saturating_sub(room.iter().sum());
         let mut ways = vec![0u64; (n + 1) * layer];
         if let Some(w) = ways.get_mut(n * layer) {
             *w = 1;
