@@ -17,9 +17,8 @@ use declared::{Beaten, Declared, Witness};
 
 mod declared;
 
-/// Most combinations of witnesses (one per declaration) drawn under exactly; the
-/// declarations beyond (those with the most witnesses, so the most likely met) are
-/// met by drawing again.
+/// Most combinations of witnesses (one per declaration) drawn under; declarations
+/// that do not fit (the likeliest met are added last) are met by drawing again.
 const MAX_COMBINATIONS: usize = 256;
 
 /// Most combinations when adding a declaration that is likely met anyway (drawing
@@ -44,7 +43,7 @@ pub(crate) struct Constraints {
     me: Seat,
     hand: CardSet,
     /// The declarations whose cards this seat was not shown, of seats whose every
-    /// play it saw (R6); the first `exact` of them are drawn under exactly.
+    /// play it saw (R6); the first `exact.seats` of them are drawn under witnesses.
     pub(crate) declared: Vec<Declared>,
     exact: Option<Exact>,
 }
