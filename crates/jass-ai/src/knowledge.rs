@@ -33,8 +33,10 @@ impl SeatKnowledge {
     }
 
     /// Up to `n` deals of the unseen cards consistent with the knowledge and `view`
-    /// (the seat's own hand as it is; each exactly uniform over the deals meeting the
-    /// card constraints, as the computer draws them). As the computer does, it falls
+    /// (the seat's own hand as it is; each exactly uniform over the deals meeting
+    /// every constraint, hidden declared Weis included, as the computer draws them;
+    /// fewer than `n` only if a hidden declaration is met by so few deals that a
+    /// sample ran out of draws). As the computer does, it falls
     /// back to the card counts alone when the knowledge does not add up (a seat that
     /// missed part of the round); empty if even that fails or `view` is another seat's.
     pub fn sample_deals<R: Rng + ?Sized>(&self, view: &SeatView, n: usize, rng: &mut R) -> Vec<[CardSet; 4]> {

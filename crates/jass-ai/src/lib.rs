@@ -7,7 +7,8 @@
 //! builds from every view it is given ([`Computer::observe`], and [`Computer::decide`]
 //! itself): cards played, suits a player could not follow (with the Puur exception
 //! when trump is led, R5; an undertrump proves a hand of trumps only), revealed Weis
-//! and the points of Weis whose cards stay hidden (R6), and who announced Stöck (R7).
+//! and the points of Weis whose cards stay hidden (ranking below the winning Weis
+//! when their side lost, R6), and who announced Stöck (R7).
 //!
 //! # How it decides
 //! - **Bedanke** as soon as its team's total has reached the target (R10): the team
@@ -23,8 +24,8 @@
 //! - **Stöck** (R7): with the second of the two cards, or at once when the 20 points
 //!   reach the target (then bedanke).
 //! - **Cards** (R5): a forced card at once; otherwise determinized sampling: deals of
-//!   the unseen cards consistent with the memory (a deal where a declarer could not
-//!   have held its declared Weis points is drawn again, a few times), and for each
+//!   the unseen cards consistent with the memory (declared Weis whose cards stay
+//!   hidden included), drawn exactly uniformly over such deals, and for each
 //!   deal every legal card
 //!   is played out at random to the end of the round; the card with the best mean
 //!   point difference for its team is played.

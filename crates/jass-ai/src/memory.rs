@@ -7,7 +7,7 @@
 //! it, so feeding the same view twice (or a view of every state instead of only the
 //! seat's own turns) changes nothing.
 
-use jass_engine::{CardSet, Contract, PlayedCard, Rank, Seat, SeatView, Team, tables};
+use jass_engine::{CardSet, Contract, PlayedCard, Rank, Seat, SeatView, Team, Weis, tables};
 
 /// The deck less `cards`.
 pub(crate) fn complement(cards: CardSet) -> CardSet {
@@ -37,6 +37,19 @@ pub(crate) struct Memory {
     /// Per seat: the points of Weis it declared whose cards this seat was not shown
     /// (R6: the points are public at once, the cards only if they win).
     pub(crate) hidden_weis: [Vec<u32>; 4],
+    /// After the first trick, when some Weis won: the winning team's Weis (shown to
+    /// all, R6), the forehand and the contract, which rank every Weis declared. The
+    /// other team's hidden Weis each ranked below the best of them.
+    pub(crate) weis_won: Option<WeisWon>,
+}
+
+/// The Weis that won the comparison (R6), with what ranks them.
+#[derive(Clone, Debug)]
+pub(crate) struct WeisWon {
+    pub(crate) team: Team,
+    pub(crate) weis: Vec<(Seat, Weis)>,
+    pub(crate) forehand: Seat,
+    pub(crate) contract: Contract,
 }
 
 impl Memory {
@@ -64,6 +77,15 @@ impl Memory {
                     self.dealt_with[w.seat.index()] = self.dealt_with[w.seat.index()] | weis.cards();
                 }
             }
+        }
+        if let Some(team) = view.weis_result.and_then(|r| r.team) {
+            let weis = view
+                .weis
+                .iter()
+                .filter(|w| w.seat.team() == team)
+                .flat_map(|w| w.cards.iter().flat_map(|l| l.iter().map(|&x| (w.seat, x))))
+                .collect();
+            self.weis_won = Some(WeisWon { team, weis, forehand: view.forehand, contract });
         }
         if let (Some(seat), Some(trump)) = (view.stoeck, contract.trump()) {
             let kq = CardSet::single(jass_engine::Card::new(trump, Rank::King))
