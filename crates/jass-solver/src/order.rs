@@ -29,6 +29,7 @@ impl Moves {
 #[inline]
 pub(crate) fn moves(
     rules: &Rules,
+    hands: &[u64; 4],
     legal: u64,
     live: u64,
     cur: &Cur,
@@ -44,6 +45,8 @@ pub(crate) fn moves(
         let places = &rules.to_places[suit];
         let legal_places = places[legal_here];
         let mut live_places = places[(live >> (suit * 9) & SUIT_MASK) as usize];
+        let lead =
+            if cur.len == 0 { lead_info(rules, hands, seat, suit, live_places) } else { LeadInfo::default() };
         let mut run: Option<u8> = None;
         while live_places != 0 {
             let k = live_places.trailing_zeros();
@@ -62,7 +65,12 @@ pub(crate) fn moves(
             let s = if first == Some(card) {
                 0xF_FFFF
             } else {
-                (score(rules, usize::from(card), cur, seat) + 4096) as u32
+                let sc = if cur.len == 0 {
+                    lead_score(rules, usize::from(card), &lead, k)
+                } else {
+                    score(rules, usize::from(card), cur, seat)
+                };
+                (sc + 4096) as u32
             };
             // Equal scores keep the order found (the lower place first).
             let key = s << 12 | (15 - out.len as u32) << 8 | u32::from(card);
@@ -77,6 +85,52 @@ pub(crate) fn moves(
         }
     }
     out
+}
+
+/// What a lead in one suit meets: who holds its top card, and whether an opponent
+/// of the leader can ruff it.
+#[derive(Default)]
+struct LeadInfo {
+    /// 0 = the leader, 1 = its partner, 2 = an opponent.
+    top_side: u8,
+    top_place: u32,
+    ruffed: bool,
+}
+
+#[inline]
+fn lead_info(rules: &Rules, hands: &[u64; 4], seat: usize, suit: usize, live_places: u16) -> LeadInfo {
+    let top_place = 15 - u32::from(live_places).leading_zeros().saturating_sub(16);
+    let card = rules.by_order[suit][(top_place & 15) as usize];
+    let holder = (0..4).find(|&h| hands[h] >> card & 1 == 1).unwrap_or(seat);
+    let top_side = if holder == seat {
+        0
+    } else if holder == (seat + 2) & 3 {
+        1
+    } else {
+        2
+    };
+    let ruffed = match rules.trump {
+        Some(t) if t != suit => [(seat + 1) & 3, (seat + 3) & 3]
+            .iter()
+            .any(|&o| hands[o] >> (suit * 9) & SUIT_MASK == 0 && hands[o] >> (t * 9) & SUIT_MASK != 0),
+        _ => false,
+    };
+    LeadInfo { top_side, top_place, ruffed }
+}
+
+/// A guess at how good a lead is: cash a top card, lead low to the partner's top
+/// card, lead low into the opponents' top card, and not into a ruff.
+#[inline]
+fn lead_score(rules: &Rules, card: usize, lead: &LeadInfo, place: u32) -> i32 {
+    let p = i32::from(rules.points[card]);
+    let strength = i32::from(rules.order[card]);
+    let base = match lead.top_side {
+        0 if place == lead.top_place => 300 + p,
+        0 => 100 + strength,
+        1 => 250 - p * 4 - strength,
+        _ => 50 - p * 4 - strength,
+    };
+    if lead.ruffed { base - 400 } else { base }
 }
 
 /// A guess at how good `card` is for the seat playing it: taking the trick is good

@@ -142,7 +142,7 @@ impl<'a> Search<'a> {
         let cur = self.root;
         let seat = usize::from((cur.leader + cur.len) & 3);
         let legal = self.legal(self.hands[seat], &cur);
-        let moves = order::moves(self.rules, legal, self.live(&cur), &cur, seat, None);
+        let moves = order::moves(self.rules, &self.hands, legal, self.live(&cur), &cur, seat, None);
         (0..9).map_while(|i| moves.get(i)).collect()
     }
 
@@ -188,7 +188,7 @@ impl<'a> Search<'a> {
             }
             let legal = self.legal(hand, &cur);
             let live = self.live(&cur);
-            let moves = order::moves(self.rules, legal, live, &cur, seat, None);
+            let moves = order::moves(self.rules, &self.hands, legal, live, &cur, seat, None);
             let Some(card) = moves.get(0) else { break };
             self.hands[seat] &= !(1u64 << card);
             self.rem -= i32::from(self.rules.points[usize::from(card)]);
@@ -253,6 +253,20 @@ impl<'a> Search<'a> {
         if self.left + u32::from(cur.len) == 4 {
             return self.last_trick(cur, taken);
         }
+        if cur.len > 0 && !self.can_beat(&cur) {
+            // The trick's winner is certain: its points go to that side, and if that
+            // is the other side, so does any hope of the match.
+            if usize::from(cur.win) % 2 == self.max {
+                if cur.points >= beta {
+                    return cur.points;
+                }
+            } else {
+                let c = self.rem + LAST;
+                if c <= alpha {
+                    return c;
+                }
+            }
+        }
         let mut key = 0;
         let mut first = None;
         if cur.len == 0 {
@@ -307,7 +321,7 @@ impl<'a> Search<'a> {
         let (alpha0, beta0) = (alpha, beta);
         let legal = self.legal(hand, &cur);
         let live = self.live(&cur);
-        let moves = order::moves(self.rules, legal, live, &cur, seat, first);
+        let moves = order::moves(self.rules, &self.hands, legal, live, &cur, seat, first);
         let maximising = seat % 2 == self.max;
         let mut best = if maximising { i32::MIN } else { i32::MAX };
         let mut best_card = 0u8;
@@ -355,6 +369,31 @@ impl<'a> Search<'a> {
             self.table.put(key, self.left as u8, bound);
         }
         best
+    }
+
+    /// Whether a seat still to play to `cur` holds a card that beats its winner: a
+    /// higher card of the suit led or a higher trump (either is always legal, R5).
+    #[inline]
+    fn can_beat(&self, cur: &Cur) -> bool {
+        let led = usize::from(cur.led);
+        let mut seat = usize::from((cur.leader + cur.len) & 3);
+        for _ in cur.len..4 {
+            let h = self.hands[seat];
+            let best = match self.rules.trump {
+                Some(t) if h >> (t * 9) & SUIT_MASK != 0 => {
+                    32 + 15 - self.rules.to_places[t][(h >> (t * 9) & SUIT_MASK) as usize].leading_zeros()
+                }
+                _ if h >> (led * 9) & SUIT_MASK != 0 => {
+                    16 + 15 - self.rules.to_places[led][(h >> (led * 9) & SUIT_MASK) as usize].leading_zeros()
+                }
+                _ => 0,
+            };
+            if best > u32::from(cur.power) {
+                return true;
+            }
+            seat = (seat + 1) & 3;
+        }
+        false
     }
 
     /// The last trick, whose cards are all forced.
