@@ -37,6 +37,7 @@ pub(crate) fn moves(
     first: Option<u8>,
 ) -> Moves {
     let mut out = Moves { keys: [0; 9], len: 0 };
+    let beat = if cur.len == 1 || cur.len == 2 { best_power(rules, hands, cur, seat) } else { 0 };
     let mut legal_left = legal;
     while legal_left != 0 {
         let suit = (legal_left.trailing_zeros() / 9) as usize;
@@ -68,7 +69,7 @@ pub(crate) fn moves(
                 let sc = if cur.len == 0 {
                     lead_score(rules, usize::from(card), &lead, k)
                 } else {
-                    score(rules, usize::from(card), cur, seat)
+                    score(rules, usize::from(card), cur, seat, beat)
                 };
                 (sc + 4096) as u32
             };
@@ -85,6 +86,29 @@ pub(crate) fn moves(
         }
     }
     out
+}
+
+/// The most power a card of a seat after `seat` in this trick can have.
+#[inline]
+fn best_power(rules: &Rules, hands: &[u64; 4], cur: &Cur, seat: usize) -> u8 {
+    let led = usize::from(cur.led);
+    let mut best = 0;
+    let mut s = (seat + 1) & 3;
+    for _ in cur.len + 1..4 {
+        let h = hands[s];
+        let p = match rules.trump {
+            Some(t) if h >> (t * 9) & SUIT_MASK != 0 => {
+                32 + 15 - rules.to_places[t][(h >> (t * 9) & SUIT_MASK) as usize].leading_zeros()
+            }
+            _ if h >> (led * 9) & SUIT_MASK != 0 => {
+                16 + 15 - rules.to_places[led][(h >> (led * 9) & SUIT_MASK) as usize].leading_zeros()
+            }
+            _ => 0,
+        };
+        best = best.max(p);
+        s = (s + 1) & 3;
+    }
+    best as u8
 }
 
 /// What a lead in one suit meets: who holds its top card, and whether an opponent
@@ -136,26 +160,27 @@ fn lead_score(rules: &Rules, card: usize, lead: &LeadInfo, place: u32) -> i32 {
 /// A guess at how good `card` is for the seat playing it: taking the trick is good
 /// (cheaply if the partner's card is not already taking it), giving points to a
 /// trick the partner takes is good, throwing points to the other side is bad.
-fn score(rules: &Rules, card: usize, cur: &Cur, seat: usize) -> i32 {
+fn score(rules: &Rules, card: usize, cur: &Cur, seat: usize, beat: u8) -> i32 {
     let p = i32::from(rules.points[card]);
     let strength = i32::from(rules.order[card]);
-    if cur.len == 0 {
-        // Lead high: a card that takes tricks sets up the search's best lines first.
-        return strength * 4 + p;
-    }
     let partner_has_it = usize::from(cur.win) % 2 == seat % 2;
-    let takes = rules.power(card, usize::from(cur.led)) > cur.power;
+    let power = rules.power(card, usize::from(cur.led));
+    let takes = power > cur.power;
     if cur.len == 3 && partner_has_it {
         // Last to play and the partner takes it: give points, no need to overtake
         // (24 cards: 5 % fewer nodes).
         return if takes { p * 2 - 1 } else { p * 2 };
     }
-    if cur.len == 2 && partner_has_it && !takes {
-        // Third, the partner's lead holds: a cheap card before overtaking it.
-        return 150 - p * 4 - strength;
+    if partner_has_it && !takes {
+        // The partner's card holds against the seats still to play: give points;
+        // else a cheap card.
+        return if cur.power > beat { 300 + p * 2 } else { 150 - p * 4 - strength };
     }
     match (takes, partner_has_it) {
-        (true, _) => 200 - strength * 2 + p,
+        // A card that takes the trick and that nothing still to come beats: the
+        // cheapest such first; one that may be beaten after the cheap cards.
+        (true, _) if power > beat || cur.len == 3 => 200 - strength * 2 + p,
+        (true, _) => 180 - strength * 2 + p,
         (false, true) => 100 + p,
         (false, false) => -p * 4 - strength,
     }

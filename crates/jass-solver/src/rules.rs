@@ -33,6 +33,9 @@ pub(crate) struct Rules {
     pub(crate) canon: [[u16; 512]; 4],
     /// The trumps below each place of the trump suit (R5.4's undertrumps).
     pub(crate) trumps_below: [u64; 9],
+    /// Per suit, for a 9-bit set of the suit's cards and a count `n`, the points of
+    /// its `n` cheapest cards (all of them if it holds fewer).
+    pub(crate) low_points: [[[u8; 10]; 512]; 4],
 }
 
 impl Rules {
@@ -83,8 +86,19 @@ fn build(variant: usize) -> Rules {
             *out = by_order[ts][..place].iter().fold(0, |a, &c| a | 1u64 << c);
         }
     }
+    let mut low_points = [[[0u8; 10]; 512]; 4];
+    for (s, per_suit) in low_points.iter_mut().enumerate() {
+        for (m, out) in per_suit.iter_mut().enumerate() {
+            let mut p: Vec<u8> = (0..9).filter(|r| m >> r & 1 == 1).map(|r| t.points[s * 9 + r]).collect();
+            p.sort_unstable();
+            for (n, o) in out.iter_mut().enumerate() {
+                *o = p.iter().take(n).sum();
+            }
+        }
+    }
     Rules {
         variant: variant as u8,
+        low_points,
         points: t.points,
         order: t.order,
         trump,

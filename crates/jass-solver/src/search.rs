@@ -453,34 +453,66 @@ impl<'a> Search<'a> {
         key
     }
 
-    /// Tricks the leader `seat` takes whatever the others do, and the points of its
-    /// own cards in them: its unbroken run from the top of the trumps still held, and
-    /// (when neither opponent holds a trump) its unbroken run from the top of each
-    /// other suit. Each keeps it on lead, so it can cash them all.
+    /// Tricks the leader `seat` takes whatever the others do, and points that surely
+    /// fall in them: its unbroken run from the top of the trumps still held, and
+    /// (when neither opponent holds more trumps than that run draws) its unbroken run
+    /// from the top of each other suit. Each keeps it on lead, so it can cash them
+    /// all. The points: its own cards in the runs, and the cards the others must
+    /// follow with (R5.1, R5.2): in a run of `r` tricks a seat holding `n` cards of
+    /// the suit plays at least its `min(n, r)` cheapest ones (a card it discards
+    /// earlier falls to the leader's side just the same). The partner may ruff a side
+    /// suit instead, so its side-suit cards count only without trumps.
     fn sure_tricks(&self, seat: usize) -> (u32, i32) {
+        let r = self.rules;
         let hand = self.hands[seat];
-        let opp_trumps = match self.rules.trump {
-            Some(t) => (self.hands[(seat + 1) & 3] | self.hands[(seat + 3) & 3]) >> (t * 9) & SUIT_MASK != 0,
-            None => false,
-        };
+        let others = [self.hands[(seat + 1) & 3], self.hands[(seat + 3) & 3], self.hands[(seat + 2) & 3]];
         let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
         let (mut tricks, mut points) = (0, 0);
-        for s in 0..4 {
-            let mine = hand >> (s * 9) & SUIT_MASK;
-            if mine == 0 || (opp_trumps && Some(s) != self.rules.trump) {
-                continue;
-            }
-            let places = &self.rules.to_places[s];
-            let m = places[mine as usize];
+        let mut side_ok = true;
+        let run = |s: usize| -> (u32, i32) {
+            let mine = (hand >> (s * 9) & SUIT_MASK) as usize;
+            let places = &r.to_places[s];
+            let m = places[mine];
             let mut a = places[(all >> (s * 9) & SUIT_MASK) as usize];
+            let (mut n, mut p) = (0u32, 0i32);
             while a != 0 {
                 let top = 15 - a.leading_zeros();
                 if m >> top & 1 == 0 {
                     break;
                 }
-                tricks += 1;
-                points += i32::from(self.rules.points[usize::from(self.rules.by_order[s][top as usize])]);
+                n += 1;
+                p += i32::from(r.points[usize::from(r.by_order[s][top as usize])]);
                 a &= !(1u16 << top);
+            }
+            (n, p)
+        };
+        let follow = |s: usize, n: u32, who: usize| -> i32 {
+            let cards = (others[who] >> (s * 9) & SUIT_MASK) as usize;
+            i32::from(r.low_points[s][cards][n.min(9) as usize])
+        };
+        if let Some(t) = r.trump {
+            let (n, p) = run(t);
+            if n > 0 {
+                tricks += n;
+                points += p + follow(t, n, 0) + follow(t, n, 1) + follow(t, n, 2);
+            }
+            let trumps = |h: u64| (h >> (t * 9) & SUIT_MASK).count_ones();
+            side_ok = trumps(others[0]) <= n && trumps(others[1]) <= n;
+        }
+        if !side_ok {
+            return (tricks, points);
+        }
+        for s in 0..4 {
+            if Some(s) == r.trump || hand >> (s * 9) & SUIT_MASK == 0 {
+                continue;
+            }
+            let (n, p) = run(s);
+            if n > 0 {
+                tricks += n;
+                points += p + follow(s, n, 0) + follow(s, n, 1);
+                if r.trump.is_none() {
+                    points += follow(s, n, 2);
+                }
             }
         }
         (tricks, points)
