@@ -253,6 +253,22 @@ impl<'a> Search<'a> {
         if self.left + u32::from(cur.len) == 4 {
             return self.last_trick(cur, taken);
         }
+        if self.left + u32::from(cur.len) <= 8 {
+            if cur.len > 0 {
+                return self.two_tricks(cur, taken, alpha, beta);
+            }
+            // Two tricks left: the exact value, once, kept in the table; every later
+            // search of this position (other windows, other solves) reads it.
+            let key = self.key(cur.leader, self.match_possible(taken));
+            if let Some(b) = self.table.get(key)
+                && b.lower == b.upper
+            {
+                return b.lower;
+            }
+            let v = self.two_tricks(cur, taken, i32::MIN, i32::MAX);
+            self.table.put(key, self.left as u8, Bound { lower: v, upper: v, best: 0 });
+            return v;
+        }
         if cur.len > 0 && !self.can_beat(&cur) {
             // The trick's winner is certain: its points go to that side, and if that
             // is the other side, so does any hope of the match.
@@ -394,6 +410,50 @@ impl<'a> Search<'a> {
             seat = (seat + 1) & 3;
         }
         false
+    }
+
+    /// Fail-soft alpha-beta over the last two tricks, where every seat holds at most
+    /// two cards: no table, no ordering, no bounds, which cost more there than the
+    /// few lines they would save (most of the search's nodes are in these tricks).
+    fn two_tricks(&mut self, cur: Cur, taken: [bool; 2], mut alpha: i32, mut beta: i32) -> i32 {
+        let seat = usize::from((cur.leader + cur.len) & 3);
+        let hand = self.hands[seat];
+        let mut legal = legal_mask(self.rules, hand, &cur);
+        let maximising = seat % 2 == self.max;
+        let mut best = if maximising { i32::MIN } else { i32::MAX };
+        while legal != 0 {
+            let card = legal.trailing_zeros() as usize;
+            legal &= legal - 1;
+            self.stats.nodes += 1;
+            let p = i32::from(self.rules.points[card]);
+            self.hands[seat] = hand & !(1u64 << card);
+            self.rem -= p;
+            self.left -= 1;
+            let mut next = cur;
+            advance(self.rules, &mut next, card);
+            let v = if next.len < 4 {
+                self.two_tricks(next, taken, alpha, beta)
+            } else {
+                let (gained, winner) = self.score_trick(&next, taken);
+                let mut after = taken;
+                after[usize::from(winner) % 2] = true;
+                gained + self.last_trick(Cur::new(winner), after)
+            };
+            self.hands[seat] = hand;
+            self.rem += p;
+            self.left += 1;
+            if maximising {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
     }
 
     /// The last trick, whose cards are all forced.
