@@ -43,26 +43,25 @@ pub(crate) fn moves(
         let suit = (legal_left.trailing_zeros() / 9) as usize;
         legal_left &= !(SUIT_MASK << (suit * 9));
         let legal_here = (legal >> (suit * 9) & SUIT_MASK) as usize;
-        let places = &rules.to_places[suit];
-        let legal_places = places[legal_here];
-        let mut live_places = places[(live >> (suit * 9) & SUIT_MASK) as usize];
+        let legal_places = legal_here as u16;
+        let live_places = (live >> (suit * 9) & SUIT_MASK) as u16;
         let lead =
             if cur.len == 0 { lead_info(rules, hands, seat, suit, live_places) } else { LeadInfo::default() };
-        let mut run: Option<u8> = None;
-        while live_places != 0 {
-            let k = live_places.trailing_zeros();
-            live_places &= live_places - 1;
-            if legal_places >> k & 1 == 0 {
-                run = None;
-                continue;
-            }
-            let card = rules.by_order[suit][k as usize];
+        let mut todo = legal_places;
+        while todo != 0 {
+            let k = todo.trailing_zeros();
+            todo &= todo - 1;
+            let card = (suit * 9) as u8 + k as u8;
             let p = rules.points[usize::from(card)];
-            if run == Some(p) {
-                // Equivalent to the card below it: already searched.
-                continue;
+            // Equivalent to the card just below it in play (held by this seat, equal
+            // points): already searched.
+            let below = live_places & ((1u16 << k) - 1);
+            if below != 0 {
+                let j = 15 - below.leading_zeros();
+                if legal_places >> j & 1 == 1 && rules.points[suit * 9 + j as usize] == p {
+                    continue;
+                }
             }
-            run = Some(p);
             let s = if first == Some(card) {
                 0xF_FFFF
             } else {
@@ -97,12 +96,8 @@ fn best_power(rules: &Rules, hands: &[u64; 4], cur: &Cur, seat: usize) -> u8 {
     for _ in cur.len + 1..4 {
         let h = hands[s];
         let p = match rules.trump {
-            Some(t) if h >> (t * 9) & SUIT_MASK != 0 => {
-                32 + 15 - rules.to_places[t][(h >> (t * 9) & SUIT_MASK) as usize].leading_zeros()
-            }
-            _ if h >> (led * 9) & SUIT_MASK != 0 => {
-                16 + 15 - rules.to_places[led][(h >> (led * 9) & SUIT_MASK) as usize].leading_zeros()
-            }
+            Some(t) if h >> (t * 9) & SUIT_MASK != 0 => 32 + 63 - (h >> (t * 9) & SUIT_MASK).leading_zeros(),
+            _ if h >> (led * 9) & SUIT_MASK != 0 => 16 + 63 - (h >> (led * 9) & SUIT_MASK).leading_zeros(),
             _ => 0,
         };
         best = best.max(p);
@@ -124,7 +119,7 @@ struct LeadInfo {
 #[inline]
 fn lead_info(rules: &Rules, hands: &[u64; 4], seat: usize, suit: usize, live_places: u16) -> LeadInfo {
     let top_place = 15 - u32::from(live_places).leading_zeros().saturating_sub(16);
-    let card = rules.by_order[suit][(top_place & 15) as usize];
+    let card = suit * 9 + (top_place & 15) as usize;
     let holder = (0..4).find(|&h| hands[h] >> card & 1 == 1).unwrap_or(seat);
     let top_side = if holder == seat {
         0
@@ -147,7 +142,7 @@ fn lead_info(rules: &Rules, hands: &[u64; 4], seat: usize, suit: usize, live_pla
 #[inline]
 fn lead_score(rules: &Rules, card: usize, lead: &LeadInfo, place: u32) -> i32 {
     let p = i32::from(rules.points[card]);
-    let strength = i32::from(rules.order[card]);
+    let strength = (card % 9) as i32;
     let base = match lead.top_side {
         0 if place == lead.top_place => 300 + p,
         0 => 100 + strength,
@@ -162,7 +157,7 @@ fn lead_score(rules: &Rules, card: usize, lead: &LeadInfo, place: u32) -> i32 {
 /// trick the partner takes is good, throwing points to the other side is bad.
 fn score(rules: &Rules, card: usize, cur: &Cur, seat: usize, beat: u8) -> i32 {
     let p = i32::from(rules.points[card]);
-    let strength = i32::from(rules.order[card]);
+    let strength = (card % 9) as i32;
     let partner_has_it = usize::from(cur.win) % 2 == seat % 2;
     let power = rules.power(card, usize::from(cur.led));
     let takes = power > cur.power;

@@ -4,7 +4,7 @@ use jass_engine::{Card, LAST_TRICK_BONUS, MATCH_BONUS, Team, Trick, tables};
 
 use crate::Position;
 use crate::order;
-use crate::rules::{Rules, SUIT_MASK, rules};
+use crate::rules::{Rules, SUIT_MASK, compress, rules};
 use crate::table::{Bound, Table};
 
 /// What solving cost.
@@ -91,11 +91,11 @@ pub(crate) fn play(pos: &Position, card: Card, team: Team) -> (Position, u32) {
 impl<'a> Search<'a> {
     pub(crate) fn new(pos: &Position, max: Team, table: &'a mut Table, stats: &'a mut Stats) -> Self {
         let rules = rules(pos.contract, pos.old_undenufe);
-        let hands = pos.hands.map(|h| h.bits());
+        let hands = pos.hands.map(|h| rules.to_int_mask(h.bits()));
         let rem = hands.iter().map(|&h| points_of(rules, h)).sum();
         let mut root = Cur::new(pos.trick.leader().index() as u8);
         for card in pos.trick.cards() {
-            advance(rules, &mut root, card.index());
+            advance(rules, &mut root, rules.to_int(card.index()));
         }
         table.next_solve();
         Self {
@@ -143,7 +143,7 @@ impl<'a> Search<'a> {
         let seat = usize::from((cur.leader + cur.len) & 3);
         let legal = self.legal(self.hands[seat], &cur);
         let moves = order::moves(self.rules, &self.hands, legal, self.live(&cur), &cur, seat, None);
-        (0..9).map_while(|i| moves.get(i)).collect()
+        (0..9).map_while(|i| moves.get(i)).map(|c| self.rules.to_ext[usize::from(c)]).collect()
     }
 
     /// The exact value, by zero-window searches converging on it.
@@ -397,10 +397,10 @@ impl<'a> Search<'a> {
             let h = self.hands[seat];
             let best = match self.rules.trump {
                 Some(t) if h >> (t * 9) & SUIT_MASK != 0 => {
-                    32 + 15 - self.rules.to_places[t][(h >> (t * 9) & SUIT_MASK) as usize].leading_zeros()
+                    32 + 63 - (h >> (t * 9) & SUIT_MASK).leading_zeros()
                 }
                 _ if h >> (led * 9) & SUIT_MASK != 0 => {
-                    16 + 15 - self.rules.to_places[led][(h >> (led * 9) & SUIT_MASK) as usize].leading_zeros()
+                    16 + 63 - (h >> (led * 9) & SUIT_MASK).leading_zeros()
                 }
                 _ => 0,
             };
@@ -492,21 +492,11 @@ impl<'a> Search<'a> {
     fn key(&self, leader: u8, match_possible: bool) -> u128 {
         let mut key = self.key_base | u128::from(leader) << 108 | u128::from(match_possible) << 110;
         for s in 0..4 {
-            let places = &self.rules.to_places[s];
-            let m = self.hands.map(|h| places[(h >> (s * 9) & SUIT_MASK) as usize]);
+            let m = self.hands.map(|h| (h >> (s * 9) & SUIT_MASK) as u16);
             let all = m[0] | m[1] | m[2] | m[3];
-            let a = m[1] | m[3];
-            let b = m[2] | m[3];
-            let mut seq: u32 = 0;
-            let mut bits = all;
-            let mut i = 0;
-            while bits != 0 {
-                let k = bits.trailing_zeros();
-                let owner = u32::from(a >> k & 1) | u32::from(b >> k & 1) << 1;
-                seq |= owner << (2 * i);
-                i += 1;
-                bits &= bits - 1;
-            }
+            let a = u32::from(compress(m[1] | m[3], all));
+            let b = u32::from(compress(m[2] | m[3], all));
+            let seq = a | b << 9;
             let canon = u32::from(self.rules.canon[s][usize::from(all)]);
             key |= u128::from(canon << 18 | seq) << (27 * s);
         }
@@ -531,9 +521,8 @@ impl<'a> Search<'a> {
         let mut side_ok = true;
         let run = |s: usize| -> (u32, i32) {
             let mine = (hand >> (s * 9) & SUIT_MASK) as usize;
-            let places = &r.to_places[s];
-            let m = places[mine];
-            let mut a = places[(all >> (s * 9) & SUIT_MASK) as usize];
+            let m = mine as u16;
+            let mut a = (all >> (s * 9) & SUIT_MASK) as u16;
             let (mut n, mut p) = (0u32, 0i32);
             while a != 0 {
                 let top = 15 - a.leading_zeros();
@@ -541,7 +530,7 @@ impl<'a> Search<'a> {
                     break;
                 }
                 n += 1;
-                p += i32::from(r.points[usize::from(r.by_order[s][top as usize])]);
+                p += i32::from(r.points[s * 9 + top as usize]);
                 a &= !(1u16 << top);
             }
             (n, p)
@@ -583,8 +572,7 @@ impl<'a> Search<'a> {
     /// played (R5.3) and must be when trump is led (R5.2), and nothing beats it.
     fn top_trumps(&self) -> Option<(usize, i32)> {
         let t = self.rules.trump?;
-        let places = &self.rules.to_places[t];
-        let m = self.hands.map(|h| places[(h >> (t * 9) & SUIT_MASK) as usize]);
+        let m = self.hands.map(|h| (h >> (t * 9) & SUIT_MASK) as u16);
         let mut all = m[0] | m[1] | m[2] | m[3];
         if all == 0 {
             return None;
@@ -597,7 +585,7 @@ impl<'a> Search<'a> {
             if m[holder] >> top & 1 == 0 {
                 break;
             }
-            points += i32::from(self.rules.points[usize::from(self.rules.by_order[t][top as usize])]);
+            points += i32::from(self.rules.points[t * 9 + top as usize]);
             all &= !(1u16 << top);
         }
         Some((holder, points))
@@ -609,8 +597,8 @@ impl<'a> Search<'a> {
         let c = usize::from(card);
         let s = c / 9;
         let all = self.hands.iter().fold(0, |a, h| a | h) >> (s * 9) & SUIT_MASK;
-        let places = self.rules.to_places[s][all as usize];
-        let place = self.rules.order[c];
+        let places = all as u16;
+        let place = c % 9;
         let below = (places & ((1u16 << place) - 1)).count_ones() as u8;
         (s as u8) << 4 | below | 0x80
     }
@@ -623,12 +611,12 @@ impl<'a> Search<'a> {
         let s = usize::from(rel >> 4 & 3);
         let mut n = rel & 0xF;
         let all = self.hands.iter().fold(0, |a, h| a | h) >> (s * 9) & SUIT_MASK;
-        let mut places = self.rules.to_places[s][all as usize];
+        let mut places = all as u16;
         while places != 0 {
             let k = places.trailing_zeros() as usize;
             if n == 0 {
-                let card = self.rules.by_order[s][k];
-                return (self.hands[seat] >> card & 1 == 1).then_some(card);
+                let card = s * 9 + k;
+                return (self.hands[seat] >> card & 1 == 1).then_some(card as u8);
             }
             n -= 1;
             places &= places - 1;
@@ -681,7 +669,7 @@ pub(crate) fn legal_mask(rules: &Rules, hand: u64, cur: &Cur) -> u64 {
         }
         // R5.2: trump led: follow with a trump, unless the Puur is your only trump.
         Some(t) if t == led => {
-            let puur = 1u64 << (t * 9 + 5);
+            let puur = rules.puur;
             if follow & !puur == 0 { hand } else { follow }
         }
         // R5.3: another suit led: follow or trump; anything if you cannot follow.
@@ -733,7 +721,11 @@ mod tests {
                 for _ in 0..4 {
                     let seat = trick.next_seat().index();
                     let want = legal_cards(CardSet::from_bits(hands[seat]), &trick, contract).bits();
-                    assert_eq!(legal_mask(r, hands[seat], &cur), want, "{contract} {trick:?}");
+                    assert_eq!(
+                        legal_mask(r, r.to_int_mask(hands[seat]), &cur),
+                        r.to_int_mask(want),
+                        "{contract} {trick:?}"
+                    );
                     let n = want.count_ones();
                     let mut pick = rand(u64::from(n));
                     let mut bits = want;
@@ -744,7 +736,7 @@ mod tests {
                     let card = bits.trailing_zeros() as usize;
                     hands[seat] &= !(1 << card);
                     trick.push(jass_engine::Card::from_index(card as u8).unwrap());
-                    advance(r, &mut cur, card);
+                    advance(r, &mut cur, r.to_int(card));
                     assert_eq!(trick.winner(contract).map(|s| s.index() as u8), Some(cur.win));
                 }
                 leader = trick.winner(contract).unwrap();
