@@ -259,7 +259,7 @@ impl<'a> Search<'a> {
             }
             // Two tricks left: the exact value, once, kept in the table; every later
             // search of this position (other windows, other solves) reads it.
-            let key = self.key(cur.leader, self.match_possible(taken));
+            let key = self.raw_key(cur.leader, self.match_possible(taken));
             if let Some(b) = self.table.get(key)
                 && b.lower == b.upper
             {
@@ -501,6 +501,24 @@ impl<'a> Search<'a> {
             key |= u128::from(canon << 18 | seq) << (27 * s);
         }
         key
+    }
+
+    /// A cheaper exact key for the last two tricks: the cards held, and which of them
+    /// seats 1 or 3 and seats 2 or 3 hold (so each card's holder); then the leader,
+    /// the match, the contract reading, the team maximised and a tag that keeps it
+    /// apart from `key`'s.
+    #[inline]
+    fn raw_key(&self, leader: u8, match_possible: bool) -> u128 {
+        let [h0, h1, h2, h3] = self.hands;
+        let all = u128::from(h0 | h1 | h2 | h3);
+        let a = u128::from(h1 | h3);
+        let b = u128::from(h2 | h3);
+        let tag = u128::from(self.rules.variant) << 115
+            | (self.max as u128) << 118
+            | u128::from(leader) << 119
+            | u128::from(match_possible) << 121
+            | 1u128 << 127;
+        all | a << 36 | b << 72 | tag
     }
 
     /// Tricks the leader `seat` takes whatever the others do, and points that surely
