@@ -286,7 +286,12 @@ impl<'a> Search<'a> {
         let mut key = 0;
         let mut first = None;
         if cur.len == 0 {
-            let (tricks, points) = self.sure_tricks(seat);
+            let (mut tricks, mut points) = self.sure_tricks(seat);
+            if let Some((t2, p2)) = self.entry_tricks(seat)
+                && (t2 > tricks || (t2 == tricks && p2 > points))
+            {
+                (tricks, points) = (t2, p2);
+            }
             if tricks > 0 {
                 let tricks_left = self.left / 4;
                 if seat % 2 == self.max {
@@ -583,6 +588,27 @@ impl<'a> Search<'a> {
             }
         }
         (tricks, points)
+    }
+
+    /// The partner's sure tricks (`sure_tricks` as if it led) when the leader can
+    /// reach it: the leader holds a card of a suit whose top card the partner holds,
+    /// and no opponent can ruff that lead (no trumps, trumps led, or no opponent holds
+    /// a trump). The leader leads low, the partner wins and cashes from there.
+    fn entry_tricks(&self, seat: usize) -> Option<(u32, i32)> {
+        let partner = (seat + 2) & 3;
+        let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
+        let opp_trumps = self.rules.trump.is_some_and(|t| {
+            (self.hands[(seat + 1) & 3] | self.hands[(seat + 3) & 3]) >> (t * 9) & SUIT_MASK != 0
+        });
+        let entry = (0..4).any(|s| {
+            let suit = |h: u64| h >> (s * 9) & SUIT_MASK;
+            let live = suit(all);
+            live != 0
+                && suit(self.hands[seat]) != 0
+                && suit(self.hands[partner]) >> (63 - live.leading_zeros()) & 1 == 1
+                && (!opp_trumps || self.rules.trump == Some(s))
+        });
+        entry.then(|| self.sure_tricks(partner))
     }
 
     /// The seat holding the highest trump still out, and the points of its unbroken
