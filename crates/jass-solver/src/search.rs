@@ -430,23 +430,19 @@ impl<'a> Search<'a> {
             let card = legal.trailing_zeros() as usize;
             legal &= legal - 1;
             self.stats.nodes += 1;
-            let p = i32::from(self.rules.points[card]);
+            // `rem` and `left` are not read below this (the trick is not the last).
             self.hands[seat] = hand & !(1u64 << card);
-            self.rem -= p;
-            self.left -= 1;
             let mut next = cur;
             advance(self.rules, &mut next, card);
             let v = if next.len < 4 {
                 self.two_tricks(next, taken, alpha, beta)
             } else {
-                let (gained, winner) = self.score_trick(&next, taken);
+                let team = usize::from(next.win) % 2;
                 let mut after = taken;
-                after[usize::from(winner) % 2] = true;
-                gained + self.last_trick(Cur::new(winner), after)
+                after[team] = true;
+                (if team == self.max { next.points } else { 0 }) + self.final_trick(next.win, after)
             };
             self.hands[seat] = hand;
-            self.rem += p;
-            self.left += 1;
             if maximising {
                 best = best.max(v);
                 alpha = alpha.max(v);
@@ -459,6 +455,30 @@ impl<'a> Search<'a> {
             }
         }
         best
+    }
+
+    /// The last trick from its start, every seat holding one card: what it gives
+    /// `max` (its points, the last trick's 5, the match).
+    #[inline]
+    fn final_trick(&self, leader: u8, taken: [bool; 2]) -> i32 {
+        let l = usize::from(leader);
+        let first = self.hands[l].trailing_zeros() as usize;
+        let led = first / 9;
+        let (mut win, mut power, mut points) =
+            (l, self.rules.power(first, led), i32::from(self.rules.points[first]));
+        for i in 1..4 {
+            let seat = (l + i) & 3;
+            let card = self.hands[seat].trailing_zeros() as usize;
+            points += i32::from(self.rules.points[card]);
+            let p = self.rules.power(card, led);
+            if p > power {
+                (win, power) = (seat, p);
+            }
+        }
+        if win % 2 != self.max {
+            return 0;
+        }
+        points + LAST + if self.match_possible(taken) { MATCH } else { 0 }
     }
 
     /// The last trick, whose cards are all forced.
