@@ -260,13 +260,11 @@ impl<'a> Search<'a> {
             // Two tricks left: the exact value, once, kept in the table; every later
             // search of this position (other windows, other solves) reads it.
             let key = self.raw_key(cur.leader, self.match_possible(taken));
-            if let Some(b) = self.table.get(key)
-                && b.lower == b.upper
-            {
-                return b.lower;
+            if let Some(v) = self.table.get_end(key) {
+                return v;
             }
             let v = self.two_tricks(cur, taken, i32::MIN, i32::MAX);
-            self.table.put(key, self.left as u8, Bound { lower: v, upper: v, best: 0 });
+            self.table.put_end(key, v);
             return v;
         }
         if cur.len > 0 && !self.can_beat(&cur) {
@@ -510,8 +508,9 @@ impl<'a> Search<'a> {
 
     /// The table key of a trick boundary, in relative-rank form: per suit, which
     /// places in the contract's order are still held, reduced to the smallest set with
-    /// the same points in the same order, and who holds each (two bits each, lowest
-    /// first); then the leader and whether `max` can still make a match. Positions
+    /// the same points in the same order, and who holds each (which of the held
+    /// places, counted from the lowest, seats 1 or 3 hold, and which seats 2 or 3
+    /// hold); then the leader and whether `max` can still make a match. Positions
     /// with equal keys differ only by which of equal-point cards are gone, so they
     /// play alike and have one value.
     fn key(&self, leader: u8, match_possible: bool) -> u128 {
