@@ -51,10 +51,10 @@
 //!   allocation in the search.
 //!
 //! # Speed
-//! One core of a shared machine (times are noisy; the node counts are exact for a
-//! seed), `cargo run --release -p jass-solver --example solve -- --cards
-//! 12,16,20,24 --n 1000`, `--cards 28 --n 200`, `--cards 32 --n 100 --budget 120`,
-//! `--cards 36 --n 30 --budget 180`; median / p99 (nodes per solve):
+//! One core of a shared, busy machine (times are noisy; node counts are exact for a
+//! seed). `cargo run --release -p jass-solver --example solve -- --cards
+//! 12,16,20,24 --n 1000` (then `--cards 28 --n 200`, `--cards 32 --n 100 --budget
+//! 120`, `--cards 36 --n 30 --budget 180`), median / p99 and nodes per solve:
 //!
 //! | cards | median | p99 | nodes |
 //! |---|---|---|---|
@@ -64,13 +64,18 @@
 //! | 24 | 1.4 ms | 19 ms | 67,018 |
 //! | 28 | 15 ms | 320 ms | 684,330 |
 //! | 32 | 140 ms | 8.3 s | 8.5 M |
-//! | 36 | SPEED36 |
+//! | 36 | about 24 s (10 deals) | | 310 M |
 //!
-//! Against the solver before issue 17's speed work (same commands): 28 cards median
-//! 43 -> 15 ms; callgrind on `--cards 24 --n 100` 3.25 -> 2.03 G instructions (the
-//! node counts are not comparable across the two-trick change, which visits more,
-//! cheaper nodes). The issue 17 targets (whole deal median 5 ms, p99 100 ms; at most
-//! 20 cards p99 1 ms) are not reached yet: a whole deal takes seconds.
+//! Before and after issue 17's speed work, the same positions run one after the
+//! other (`--cards 16,20,24 --n 300`; `--cards 28 --n 100`), median / p99: 16 cards
+//! 0.062 / 2.1 -> 0.038 / 0.16 ms, 20 cards 0.27 / 2.1 -> 0.17 / 1.4 ms, 24 cards
+//! 1.7 / 32 -> 1.0 / 16 ms, 28 cards 20 / 300 -> 12.5 / 207 ms; callgrind on
+//! `--cards 24 --n 100` 3.25 -> 2.03 G instructions. (Node counts are not
+//! comparable across the two-trick search, which visits more, cheaper nodes.) The
+//! issue 17 targets (whole deal median 5 ms, p99 100 ms; at most 20 cards p99 1 ms)
+//! are not reached: a whole deal takes tens of seconds, and the tree, not the cost
+//! of a node, is what has to shrink (winning-rank partitions of the table are the
+//! next step).
 //!
 //! ```
 //! use jass_engine::{CardSet, Contract, Seat, Team, Trick};
