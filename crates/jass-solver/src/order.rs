@@ -116,6 +116,8 @@ struct LeadInfo {
     ruffed: bool,
 }
 
+/// `LeadInfo` for a lead in `suit` by `seat`; `live_places` are the suit's cards in
+/// play (the leader holds one, so it is not empty).
 #[inline]
 fn lead_info(rules: &Rules, hands: &[u64; 4], seat: usize, suit: usize, live_places: u16) -> LeadInfo {
     let top_place = 15 - u32::from(live_places).leading_zeros().saturating_sub(16);
