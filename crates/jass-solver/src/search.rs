@@ -284,6 +284,19 @@ impl<'a> Search<'a> {
         let mut key = 0;
         let mut first = None;
         if cur.len == 0 {
+            // The table first: most trick starts are answered there.
+            key = self.key(cur.leader, self.match_possible(taken));
+            let mut window = (alpha, beta);
+            if let Some(Bound { lower, upper, best }) = self.table.get(key) {
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                window = (alpha.max(lower), beta.min(upper));
+                first = self.held_relative(seat, best);
+            }
             let (mut tricks, mut points) = self.sure_tricks(seat);
             if let Some((t2, p2)) = self.entry_tricks(seat)
                 && (t2 > tricks || (t2 == tricks && p2 > points))
@@ -324,18 +337,7 @@ impl<'a> Search<'a> {
                     }
                 }
             }
-            key = self.key(cur.leader, self.match_possible(taken));
-            if let Some(Bound { lower, upper, best }) = self.table.get(key) {
-                if lower >= beta {
-                    return lower;
-                }
-                if upper <= alpha {
-                    return upper;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
-                first = self.held_relative(seat, best);
-            }
+            (alpha, beta) = window;
         }
         let (alpha0, beta0) = (alpha, beta);
         let legal = self.legal(hand, &cur);
