@@ -33,7 +33,8 @@
 //!   sure tricks (its unbroken top runs; trumps drawn first, then side suits once
 //!   no opponent can ruff; or the partner's when the leader can reach it with a low
 //!   card) give the leading side a floor, or cap the other; the floor counts the
-//!   cards the others must follow with. Mid-trick, when no seat still to play can
+//!   cards the others must follow with (all computed only when the table did not
+//!   answer). Mid-trick, when no seat still to play can
 //!   beat the card that holds the trick, its points go to that side.
 //! - **Equivalent cards** (`order`): two cards of one hand, of one suit, with equal
 //!   points and no card still in play between them, lead to the same results, so only
@@ -70,7 +71,7 @@
 //! other (`--cards 16,20,24 --n 300`; `--cards 28 --n 100`), median / p99: 16 cards
 //! 0.062 / 2.1 -> 0.038 / 0.16 ms, 20 cards 0.27 / 2.1 -> 0.17 / 1.4 ms, 24 cards
 //! 1.7 / 32 -> 1.0 / 16 ms, 28 cards 20 / 300 -> 12.5 / 207 ms; callgrind on
-//! `--cards 24 --n 100` 3.25 -> 2.03 G instructions. (Node counts are not
+//! `--cards 24 --n 100` 3.25 -> 1.99 G instructions. (Node counts are not
 //! comparable across the two-trick search, which visits more, cheaper nodes.) The
 //! issue 17 targets (whole deal median 5 ms, p99 100 ms; at most 20 cards p99 1 ms)
 //! are not reached: a whole deal takes tens of seconds, and the tree, not the cost
