@@ -23,25 +23,60 @@
 //!   gone), so positions that differ only in which small cards were played share
 //!   an entry; each entry keeps bounds on the points still to take and the best
 //!   lead.
+//! - **The last two tricks** (`search`): most nodes are there. They are searched
+//!   by a bare alpha-beta (no ordering, no bounds, the last trick scored in one
+//!   pass), once per position with a full window, and the exact value is kept in
+//!   the table under a cheaper key (the cards and their holders): every later
+//!   search, whatever its window, reads it.
 //! - **Bounds** (`search`): a side cannot take more than the points still out (with
-//!   the last trick, and the match while possible); the leader's sure tricks (its
-//!   unbroken top runs) give the leading side a floor, or cap the other.
+//!   the last trick, and the match while possible). At a trick start the leader's
+//!   sure tricks (its unbroken top runs; trumps drawn first, then side suits once
+//!   no opponent can ruff; or the partner's when the leader can reach it with a low
+//!   card) give the leading side a floor, or cap the other; the floor counts the
+//!   cards the others must follow with (all computed only when the table did not
+//!   answer). Mid-trick, when no seat still to play can
+//!   beat the card that holds the trick, its points go to that side.
 //! - **Equivalent cards** (`order`): two cards of one hand, of one suit, with equal
 //!   points and no card still in play between them, lead to the same results, so only
 //!   one is searched.
-//! - **Move ordering** (`order`): the table's best lead first, then a card that takes
-//!   the trick (or the cheapest one when the trick is lost, the richest when the
-//!   partner has it), so cut-offs come early.
-//! - **No allocation in the search**: hands are bit masks, the trick is a few bytes,
-//!   the per-contract tables (`rules`) are built once.
+//! - **Move ordering** (`order`): the table's best lead first; leads that cash a
+//!   top card, then low leads to the partner's top card, then low leads into the
+//!   opponents' top card, and a lead an opponent can ruff last. After the lead, a
+//!   card that takes the trick and that no seat still to play beats (the cheapest
+//!   such), points onto a partner's sure trick, else cheap cards; so cut-offs come
+//!   early (at a lead about 80 % come from the first card, 85-90 % elsewhere).
+//! - **Cheap nodes**: hands are bit masks indexed by suit and place in the
+//!   contract's order, so higher cards are higher bits and the key and moves need
+//!   no translation; the key's per-suit packing is a table-driven 9-bit compress;
+//!   the trick is a few bytes; the per-contract tables (`rules`) are built once; no
+//!   allocation in the search.
 //!
 //! # Speed
-//! One core, `cargo run --release -p jass-solver --example solve -- --cards
-//! 12,16,20 --n 1000` (and `--cards 24,28 --n 200`), median / p99: 12 cards 0.012 /
-//! 0.05 ms, 16 cards 0.07 / 0.35 ms, 20 cards 0.46 / 4.3 ms, 24 cards 2.8 / 30 ms,
-//! 28 cards 26 / 430 ms; a whole deal from the opening lead about 2.5 s median with
-//! rare deals of minutes. The issue 17 targets (whole deal median 5 ms, p99 100 ms;
-//! at most 20 cards p99 1 ms) are not reached yet.
+//! One core of a shared, busy machine (times are noisy; node counts are exact for a
+//! seed). `cargo run --release -p jass-solver --example solve -- --cards
+//! 12,16,20,24 --n 1000` (then `--cards 28 --n 200`, `--cards 32 --n 100 --budget
+//! 120`, `--cards 36 --n 30 --budget 180`), median / p99 and nodes per solve:
+//!
+//! | cards | median | p99 | nodes |
+//! |---|---|---|---|
+//! | 12 | 0.007 ms | 0.023 ms | 164 |
+//! | 16 | 0.037 ms | 0.19 ms | 1,218 |
+//! | 20 | 0.22 ms | 1.8 ms | 9,420 |
+//! | 24 | 1.4 ms | 19 ms | 67,018 |
+//! | 28 | 15 ms | 320 ms | 684,330 |
+//! | 32 | 140 ms | 8.3 s | 8.5 M |
+//! | 36 | about 24 s (10 deals) | | 310 M |
+//!
+//! Before and after issue 17's speed work, the same positions run one after the
+//! other (`--cards 16,20,24 --n 300`; `--cards 28 --n 100`), median / p99: 16 cards
+//! 0.062 / 2.1 -> 0.038 / 0.16 ms, 20 cards 0.27 / 2.1 -> 0.17 / 1.4 ms, 24 cards
+//! 1.7 / 32 -> 1.0 / 16 ms, 28 cards 20 / 300 -> 12.5 / 207 ms; callgrind on
+//! `--cards 24 --n 100` 3.25 -> 1.99 G instructions. (Node counts are not
+//! comparable across the two-trick search, which visits more, cheaper nodes.) The
+//! issue 17 targets (whole deal median 5 ms, p99 100 ms; at most 20 cards p99 1 ms)
+//! are not reached: a whole deal takes tens of seconds, and the tree, not the cost
+//! of a node, is what has to shrink (winning-rank partitions of the table are the
+//! next step).
 //!
 //! ```
 //! use jass_engine::{CardSet, Contract, Seat, Team, Trick};
@@ -171,7 +206,7 @@ impl Position {
     }
 }
 
-/// The solver, with its transposition table: 32 MiB, whose entries stay true from
+/// The solver, with its transposition tables (48 MiB), whose entries stay true from
 /// solve to solve (sibling positions and the cards of one seat share much), so keep
 /// one per thread rather than one per solve.
 #[derive(Debug, Default)]

@@ -4,7 +4,7 @@ use jass_engine::{Card, LAST_TRICK_BONUS, MATCH_BONUS, Team, Trick, tables};
 
 use crate::Position;
 use crate::order;
-use crate::rules::{Rules, SUIT_MASK, rules};
+use crate::rules::{Rules, SUIT_MASK, compress, rules};
 use crate::table::{Bound, Table};
 
 /// What solving cost.
@@ -91,11 +91,11 @@ pub(crate) fn play(pos: &Position, card: Card, team: Team) -> (Position, u32) {
 impl<'a> Search<'a> {
     pub(crate) fn new(pos: &Position, max: Team, table: &'a mut Table, stats: &'a mut Stats) -> Self {
         let rules = rules(pos.contract, pos.old_undenufe);
-        let hands = pos.hands.map(|h| h.bits());
+        let hands = pos.hands.map(|h| rules.to_int_mask(h.bits()));
         let rem = hands.iter().map(|&h| points_of(rules, h)).sum();
         let mut root = Cur::new(pos.trick.leader().index() as u8);
         for card in pos.trick.cards() {
-            advance(rules, &mut root, card.index());
+            advance(rules, &mut root, rules.to_int(card.index()));
         }
         table.next_solve();
         Self {
@@ -142,8 +142,8 @@ impl<'a> Search<'a> {
         let cur = self.root;
         let seat = usize::from((cur.leader + cur.len) & 3);
         let legal = self.legal(self.hands[seat], &cur);
-        let moves = order::moves(self.rules, legal, self.live(&cur), &cur, seat, None);
-        (0..9).map_while(|i| moves.get(i)).collect()
+        let moves = order::moves(self.rules, &self.hands, legal, self.live(&cur), &cur, seat, None);
+        (0..9).map_while(|i| moves.get(i)).map(|c| self.rules.to_ext[usize::from(c)]).collect()
     }
 
     /// The exact value, by zero-window searches converging on it.
@@ -188,7 +188,7 @@ impl<'a> Search<'a> {
             }
             let legal = self.legal(hand, &cur);
             let live = self.live(&cur);
-            let moves = order::moves(self.rules, legal, live, &cur, seat, None);
+            let moves = order::moves(self.rules, &self.hands, legal, live, &cur, seat, None);
             let Some(card) = moves.get(0) else { break };
             self.hands[seat] &= !(1u64 << card);
             self.rem -= i32::from(self.rules.points[usize::from(card)]);
@@ -253,10 +253,56 @@ impl<'a> Search<'a> {
         if self.left + u32::from(cur.len) == 4 {
             return self.last_trick(cur, taken);
         }
+        if self.left + u32::from(cur.len) <= 8 {
+            if cur.len > 0 {
+                return self.two_tricks(cur, taken, alpha, beta);
+            }
+            // Two tricks left: the exact value, once, kept in the table; every later
+            // search of this position (other windows, other solves) reads it.
+            let key = self.raw_key(cur.leader, self.match_possible(taken));
+            if let Some(v) = self.table.get_end(key) {
+                return v;
+            }
+            let v = self.two_tricks(cur, taken, i32::MIN, i32::MAX);
+            self.table.put_end(key, v);
+            return v;
+        }
+        if cur.len > 0 && !self.can_beat(&cur) {
+            // The trick's winner is certain: its points go to that side, and if that
+            // is the other side, so does any hope of the match.
+            if usize::from(cur.win) % 2 == self.max {
+                if cur.points >= beta {
+                    return cur.points;
+                }
+            } else {
+                let c = self.rem + LAST;
+                if c <= alpha {
+                    return c;
+                }
+            }
+        }
         let mut key = 0;
         let mut first = None;
         if cur.len == 0 {
-            let (tricks, points) = self.sure_tricks(seat);
+            // The table first: most trick starts are answered there.
+            key = self.key(cur.leader, self.match_possible(taken));
+            let mut window = (alpha, beta);
+            if let Some(Bound { lower, upper, best }) = self.table.get(key) {
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                window = (alpha.max(lower), beta.min(upper));
+                first = self.held_relative(seat, best);
+            }
+            let (mut tricks, mut points) = self.sure_tricks(seat);
+            if let Some((t2, p2)) = self.entry_tricks(seat)
+                && (t2 > tricks || (t2 == tricks && p2 > points))
+            {
+                (tricks, points) = (t2, p2);
+            }
             if tricks > 0 {
                 let tricks_left = self.left / 4;
                 if seat % 2 == self.max {
@@ -291,23 +337,12 @@ impl<'a> Search<'a> {
                     }
                 }
             }
-            key = self.key(cur.leader, self.match_possible(taken));
-            if let Some(Bound { lower, upper, best }) = self.table.get(key) {
-                if lower >= beta {
-                    return lower;
-                }
-                if upper <= alpha {
-                    return upper;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
-                first = self.held_relative(seat, best);
-            }
+            (alpha, beta) = window;
         }
         let (alpha0, beta0) = (alpha, beta);
         let legal = self.legal(hand, &cur);
         let live = self.live(&cur);
-        let moves = order::moves(self.rules, legal, live, &cur, seat, first);
+        let moves = order::moves(self.rules, &self.hands, legal, live, &cur, seat, first);
         let maximising = seat % 2 == self.max;
         let mut best = if maximising { i32::MIN } else { i32::MAX };
         let mut best_card = 0u8;
@@ -357,6 +392,95 @@ impl<'a> Search<'a> {
         best
     }
 
+    /// Whether a seat still to play to `cur` holds a card that beats its winner: a
+    /// higher card of the suit led or a higher trump (either is always legal, R5).
+    #[inline]
+    fn can_beat(&self, cur: &Cur) -> bool {
+        let led = usize::from(cur.led);
+        let mut seat = usize::from((cur.leader + cur.len) & 3);
+        for _ in cur.len..4 {
+            let h = self.hands[seat];
+            let best = match self.rules.trump {
+                Some(t) if h >> (t * 9) & SUIT_MASK != 0 => {
+                    32 + 63 - (h >> (t * 9) & SUIT_MASK).leading_zeros()
+                }
+                _ if h >> (led * 9) & SUIT_MASK != 0 => {
+                    16 + 63 - (h >> (led * 9) & SUIT_MASK).leading_zeros()
+                }
+                _ => 0,
+            };
+            if best > u32::from(cur.power) {
+                return true;
+            }
+            seat = (seat + 1) & 3;
+        }
+        false
+    }
+
+    /// Fail-soft alpha-beta over the last two tricks, where every seat holds at most
+    /// two cards: no table, no ordering, no bounds, which cost more there than the
+    /// few lines they would save (most of the search's nodes are in these tricks).
+    fn two_tricks(&mut self, cur: Cur, taken: [bool; 2], mut alpha: i32, mut beta: i32) -> i32 {
+        let seat = usize::from((cur.leader + cur.len) & 3);
+        let hand = self.hands[seat];
+        let mut legal = legal_mask(self.rules, hand, &cur);
+        let maximising = seat % 2 == self.max;
+        let mut best = if maximising { i32::MIN } else { i32::MAX };
+        while legal != 0 {
+            let card = legal.trailing_zeros() as usize;
+            legal &= legal - 1;
+            self.stats.nodes += 1;
+            // `rem` and `left` are not read below this (the trick is not the last).
+            self.hands[seat] = hand & !(1u64 << card);
+            let mut next = cur;
+            advance(self.rules, &mut next, card);
+            let v = if next.len < 4 {
+                self.two_tricks(next, taken, alpha, beta)
+            } else {
+                let team = usize::from(next.win) % 2;
+                let mut after = taken;
+                after[team] = true;
+                (if team == self.max { next.points } else { 0 }) + self.final_trick(next.win, after)
+            };
+            self.hands[seat] = hand;
+            if maximising {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The last trick from its start, every seat holding one card: what it gives
+    /// `max` (its points, the last trick's 5, the match).
+    #[inline]
+    fn final_trick(&self, leader: u8, taken: [bool; 2]) -> i32 {
+        let l = usize::from(leader);
+        let first = self.hands[l].trailing_zeros() as usize;
+        let led = first / 9;
+        let (mut win, mut power, mut points) =
+            (l, self.rules.power(first, led), i32::from(self.rules.points[first]));
+        for i in 1..4 {
+            let seat = (l + i) & 3;
+            let card = self.hands[seat].trailing_zeros() as usize;
+            points += i32::from(self.rules.points[card]);
+            let p = self.rules.power(card, led);
+            if p > power {
+                (win, power) = (seat, p);
+            }
+        }
+        if win % 2 != self.max {
+            return 0;
+        }
+        points + LAST + if self.match_possible(taken) { MATCH } else { 0 }
+    }
+
     /// The last trick, whose cards are all forced.
     fn last_trick(&mut self, mut cur: Cur, taken: [bool; 2]) -> i32 {
         let saved = (self.hands, self.rem, self.left);
@@ -386,65 +510,126 @@ impl<'a> Search<'a> {
 
     /// The table key of a trick boundary, in relative-rank form: per suit, which
     /// places in the contract's order are still held, reduced to the smallest set with
-    /// the same points in the same order, and who holds each (two bits each, lowest
-    /// first); then the leader and whether `max` can still make a match. Positions
+    /// the same points in the same order, and who holds each (which of the held
+    /// places, counted from the lowest, seats 1 or 3 hold, and which seats 2 or 3
+    /// hold); then the leader and whether `max` can still make a match. Positions
     /// with equal keys differ only by which of equal-point cards are gone, so they
     /// play alike and have one value.
     fn key(&self, leader: u8, match_possible: bool) -> u128 {
         let mut key = self.key_base | u128::from(leader) << 108 | u128::from(match_possible) << 110;
         for s in 0..4 {
-            let places = &self.rules.to_places[s];
-            let m = self.hands.map(|h| places[(h >> (s * 9) & SUIT_MASK) as usize]);
+            let m = self.hands.map(|h| (h >> (s * 9) & SUIT_MASK) as u16);
             let all = m[0] | m[1] | m[2] | m[3];
-            let a = m[1] | m[3];
-            let b = m[2] | m[3];
-            let mut seq: u32 = 0;
-            let mut bits = all;
-            let mut i = 0;
-            while bits != 0 {
-                let k = bits.trailing_zeros();
-                let owner = u32::from(a >> k & 1) | u32::from(b >> k & 1) << 1;
-                seq |= owner << (2 * i);
-                i += 1;
-                bits &= bits - 1;
-            }
+            let a = u32::from(compress(m[1] | m[3], all));
+            let b = u32::from(compress(m[2] | m[3], all));
+            let seq = a | b << 9;
             let canon = u32::from(self.rules.canon[s][usize::from(all)]);
             key |= u128::from(canon << 18 | seq) << (27 * s);
         }
         key
     }
 
-    /// Tricks the leader `seat` takes whatever the others do, and the points of its
-    /// own cards in them: its unbroken run from the top of the trumps still held, and
-    /// (when neither opponent holds a trump) its unbroken run from the top of each
-    /// other suit. Each keeps it on lead, so it can cash them all.
+    /// A cheaper exact key for the last two tricks: the cards held, and which of them
+    /// seats 1 or 3 and seats 2 or 3 hold (so each card's holder); then the leader,
+    /// the match, the contract reading, the team maximised and a tag that keeps it
+    /// apart from `key`'s.
+    #[inline]
+    fn raw_key(&self, leader: u8, match_possible: bool) -> u128 {
+        let [h0, h1, h2, h3] = self.hands;
+        let all = u128::from(h0 | h1 | h2 | h3);
+        let a = u128::from(h1 | h3);
+        let b = u128::from(h2 | h3);
+        let tag = u128::from(self.rules.variant) << 115
+            | (self.max as u128) << 118
+            | u128::from(leader) << 119
+            | u128::from(match_possible) << 121
+            | 1u128 << 127;
+        all | a << 36 | b << 72 | tag
+    }
+
+    /// Tricks the leader `seat` takes whatever the others do, and points that surely
+    /// fall in them: its unbroken run from the top of the trumps still held, and
+    /// (when neither opponent holds more trumps than that run draws) its unbroken run
+    /// from the top of each other suit. Each keeps it on lead, so it can cash them
+    /// all. The points: its own cards in the runs, and the cards the others must
+    /// follow with (R5.1, R5.2): in a run of `r` tricks a seat holding `n` cards of
+    /// the suit plays at least its `min(n, r)` cheapest ones (a card it discards
+    /// earlier falls to the leader's side just the same). The partner may ruff a side
+    /// suit instead, so its side-suit cards count only without trumps.
     fn sure_tricks(&self, seat: usize) -> (u32, i32) {
+        let r = self.rules;
         let hand = self.hands[seat];
-        let opp_trumps = match self.rules.trump {
-            Some(t) => (self.hands[(seat + 1) & 3] | self.hands[(seat + 3) & 3]) >> (t * 9) & SUIT_MASK != 0,
-            None => false,
-        };
+        let others = [self.hands[(seat + 1) & 3], self.hands[(seat + 3) & 3], self.hands[(seat + 2) & 3]];
         let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
         let (mut tricks, mut points) = (0, 0);
-        for s in 0..4 {
-            let mine = hand >> (s * 9) & SUIT_MASK;
-            if mine == 0 || (opp_trumps && Some(s) != self.rules.trump) {
-                continue;
-            }
-            let places = &self.rules.to_places[s];
-            let m = places[mine as usize];
-            let mut a = places[(all >> (s * 9) & SUIT_MASK) as usize];
+        let mut side_ok = true;
+        let run = |s: usize| -> (u32, i32) {
+            let mine = (hand >> (s * 9) & SUIT_MASK) as usize;
+            let m = mine as u16;
+            let mut a = (all >> (s * 9) & SUIT_MASK) as u16;
+            let (mut n, mut p) = (0u32, 0i32);
             while a != 0 {
                 let top = 15 - a.leading_zeros();
                 if m >> top & 1 == 0 {
                     break;
                 }
-                tricks += 1;
-                points += i32::from(self.rules.points[usize::from(self.rules.by_order[s][top as usize])]);
+                n += 1;
+                p += i32::from(r.points[s * 9 + top as usize]);
                 a &= !(1u16 << top);
+            }
+            (n, p)
+        };
+        let follow = |s: usize, n: u32, who: usize| -> i32 {
+            let cards = (others[who] >> (s * 9) & SUIT_MASK) as usize;
+            i32::from(r.low_points[s][cards][n.min(9) as usize])
+        };
+        if let Some(t) = r.trump {
+            let (n, p) = run(t);
+            if n > 0 {
+                tricks += n;
+                points += p + follow(t, n, 0) + follow(t, n, 1) + follow(t, n, 2);
+            }
+            let trumps = |h: u64| (h >> (t * 9) & SUIT_MASK).count_ones();
+            side_ok = trumps(others[0]) <= n && trumps(others[1]) <= n;
+        }
+        if !side_ok {
+            return (tricks, points);
+        }
+        for s in 0..4 {
+            if Some(s) == r.trump || hand >> (s * 9) & SUIT_MASK == 0 {
+                continue;
+            }
+            let (n, p) = run(s);
+            if n > 0 {
+                tricks += n;
+                points += p + follow(s, n, 0) + follow(s, n, 1);
+                if r.trump.is_none() {
+                    points += follow(s, n, 2);
+                }
             }
         }
         (tricks, points)
+    }
+
+    /// The partner's sure tricks (`sure_tricks` as if it led) when the leader can
+    /// reach it: the leader holds a card of a suit whose top card the partner holds,
+    /// and no opponent can ruff that lead (no trumps, trumps led, or no opponent holds
+    /// a trump). The leader leads low, the partner wins and cashes from there.
+    fn entry_tricks(&self, seat: usize) -> Option<(u32, i32)> {
+        let partner = (seat + 2) & 3;
+        let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
+        let opp_trumps = self.rules.trump.is_some_and(|t| {
+            (self.hands[(seat + 1) & 3] | self.hands[(seat + 3) & 3]) >> (t * 9) & SUIT_MASK != 0
+        });
+        let entry = (0..4).any(|s| {
+            let suit = |h: u64| h >> (s * 9) & SUIT_MASK;
+            let live = suit(all);
+            live != 0
+                && suit(self.hands[seat]) != 0
+                && suit(self.hands[partner]) >> (63 - live.leading_zeros()) & 1 == 1
+                && (!opp_trumps || self.rules.trump == Some(s))
+        });
+        entry.then(|| self.sure_tricks(partner))
     }
 
     /// The seat holding the highest trump still out, and the points of its unbroken
@@ -452,8 +637,7 @@ impl<'a> Search<'a> {
     /// played (R5.3) and must be when trump is led (R5.2), and nothing beats it.
     fn top_trumps(&self) -> Option<(usize, i32)> {
         let t = self.rules.trump?;
-        let places = &self.rules.to_places[t];
-        let m = self.hands.map(|h| places[(h >> (t * 9) & SUIT_MASK) as usize]);
+        let m = self.hands.map(|h| (h >> (t * 9) & SUIT_MASK) as u16);
         let mut all = m[0] | m[1] | m[2] | m[3];
         if all == 0 {
             return None;
@@ -466,7 +650,7 @@ impl<'a> Search<'a> {
             if m[holder] >> top & 1 == 0 {
                 break;
             }
-            points += i32::from(self.rules.points[usize::from(self.rules.by_order[t][top as usize])]);
+            points += i32::from(self.rules.points[t * 9 + top as usize]);
             all &= !(1u16 << top);
         }
         Some((holder, points))
@@ -478,8 +662,8 @@ impl<'a> Search<'a> {
         let c = usize::from(card);
         let s = c / 9;
         let all = self.hands.iter().fold(0, |a, h| a | h) >> (s * 9) & SUIT_MASK;
-        let places = self.rules.to_places[s][all as usize];
-        let place = self.rules.order[c];
+        let places = all as u16;
+        let place = c % 9;
         let below = (places & ((1u16 << place) - 1)).count_ones() as u8;
         (s as u8) << 4 | below | 0x80
     }
@@ -492,12 +676,12 @@ impl<'a> Search<'a> {
         let s = usize::from(rel >> 4 & 3);
         let mut n = rel & 0xF;
         let all = self.hands.iter().fold(0, |a, h| a | h) >> (s * 9) & SUIT_MASK;
-        let mut places = self.rules.to_places[s][all as usize];
+        let mut places = all as u16;
         while places != 0 {
             let k = places.trailing_zeros() as usize;
             if n == 0 {
-                let card = self.rules.by_order[s][k];
-                return (self.hands[seat] >> card & 1 == 1).then_some(card);
+                let card = s * 9 + k;
+                return (self.hands[seat] >> card & 1 == 1).then_some(card as u8);
             }
             n -= 1;
             places &= places - 1;
@@ -550,7 +734,7 @@ pub(crate) fn legal_mask(rules: &Rules, hand: u64, cur: &Cur) -> u64 {
         }
         // R5.2: trump led: follow with a trump, unless the Puur is your only trump.
         Some(t) if t == led => {
-            let puur = 1u64 << (t * 9 + 5);
+            let puur = rules.puur;
             if follow & !puur == 0 { hand } else { follow }
         }
         // R5.3: another suit led: follow or trump; anything if you cannot follow.
@@ -602,7 +786,11 @@ mod tests {
                 for _ in 0..4 {
                     let seat = trick.next_seat().index();
                     let want = legal_cards(CardSet::from_bits(hands[seat]), &trick, contract).bits();
-                    assert_eq!(legal_mask(r, hands[seat], &cur), want, "{contract} {trick:?}");
+                    assert_eq!(
+                        legal_mask(r, r.to_int_mask(hands[seat]), &cur),
+                        r.to_int_mask(want),
+                        "{contract} {trick:?}"
+                    );
                     let n = want.count_ones();
                     let mut pick = rand(u64::from(n));
                     let mut bits = want;
@@ -613,7 +801,7 @@ mod tests {
                     let card = bits.trailing_zeros() as usize;
                     hands[seat] &= !(1 << card);
                     trick.push(jass_engine::Card::from_index(card as u8).unwrap());
-                    advance(r, &mut cur, card);
+                    advance(r, &mut cur, r.to_int(card));
                     assert_eq!(trick.winner(contract).map(|s| s.index() as u8), Some(cur.win));
                 }
                 leader = trick.winner(contract).unwrap();

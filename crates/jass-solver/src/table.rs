@@ -5,7 +5,9 @@
 //! possible, the contract reading and the team maximised. So an entry stays true from
 //! solve to solve and is never cleared; a solve number only ages entries for
 //! replacement. Buckets of two: the first slot keeps the entry with more cards left
-//! (it saved more work), the second always takes the newest.
+//! (it saved more work), the second always takes the newest. The exact values of
+//! the last two tricks, by far the most entries, have a table of their own, so they
+//! never push out the entries of deeper positions (32 cards: 6 % fewer nodes).
 
 /// Bounds on the value of a position: the true value lies in `lower..=upper`, and
 /// `best` (0 = none) is the lead that was best or cut off, in relative form.
@@ -30,17 +32,24 @@ struct Slot {
 }
 
 /// 2^19 buckets of two 32-byte slots: 32 MiB.
-const BUCKETS: usize = 1 << 19;
+const BITS: u32 = 19;
+/// For the last two tricks: 2^18 buckets, 16 MiB.
+const END_BITS: u32 = 18;
 
 #[derive(Debug)]
 pub(crate) struct Table {
     slots: Vec<[Slot; 2]>,
+    ends: Vec<[Slot; 2]>,
     age: u16,
 }
 
 impl Default for Table {
     fn default() -> Self {
-        Self { slots: vec![[Slot::default(); 2]; BUCKETS], age: 0 }
+        Self {
+            slots: vec![[Slot::default(); 2]; 1 << BITS],
+            ends: vec![[Slot::default(); 2]; 1 << END_BITS],
+            age: 0,
+        }
     }
 }
 
@@ -51,14 +60,30 @@ impl Table {
     }
 
     #[inline]
-    fn index(key: u128) -> usize {
+    fn index(key: u128, bits: u32) -> usize {
         let h = (key as u64 ^ (key >> 64) as u64 ^ (key >> 101) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> (64 - 19)) as usize
+        (h >> (64 - bits)) as usize
+    }
+
+    /// The exact value of a last-two-tricks position, if known.
+    #[inline]
+    pub(crate) fn get_end(&self, key: u128) -> Option<i32> {
+        let bucket = self.ends.get(Self::index(key, END_BITS))?;
+        bucket.iter().find(|s| s.key == key).map(|s| i32::from(s.lower))
+    }
+
+    /// Keeps the exact value of a last-two-tricks position: the newest first.
+    #[inline]
+    pub(crate) fn put_end(&mut self, key: u128, value: i32) {
+        let v = i16::try_from(value).unwrap_or(i16::MAX);
+        let Some(bucket) = self.ends.get_mut(Self::index(key, END_BITS)) else { return };
+        bucket[1] = bucket[0];
+        bucket[0] = Slot { key, lower: v, upper: v, best: 0, depth: 8, age: self.age };
     }
 
     #[inline]
     pub(crate) fn get(&self, key: u128) -> Option<Bound> {
-        let bucket = self.slots.get(Self::index(key))?;
+        let bucket = self.slots.get(Self::index(key, BITS))?;
         bucket.iter().find(|s| s.key == key).map(|s| Bound {
             lower: i32::from(s.lower),
             upper: i32::from(s.upper),
@@ -72,7 +97,7 @@ impl Table {
         // Values are at most 257 points; an open upper bound is stored as i16::MAX.
         let lower = i16::try_from(b.lower).unwrap_or(i16::MAX);
         let upper = i16::try_from(b.upper).unwrap_or(i16::MAX);
-        let Some(bucket) = self.slots.get_mut(Self::index(key)) else { return };
+        let Some(bucket) = self.slots.get_mut(Self::index(key, BITS)) else { return };
         for s in bucket.iter_mut() {
             if s.key == key {
                 // Two searches of one position: keep the tighter of both bounds.
