@@ -129,7 +129,7 @@ impl Config {
     /// Playouts per decision at [`Level::Easy`] (at most).
     pub const EASY_PLAYOUTS: u32 = 60;
     /// Cards left in the hands from which [`Level::Strong`] solves each sampled deal.
-    pub const STRONG_SOLVE_AT_MOST: u32 = 20;
+    pub const STRONG_SOLVE_AT_MOST: u32 = 24;
     /// Deals solved per decision at [`Level::Strong`].
     pub const STRONG_SOLVE_DEALS: u32 = 24;
 
