@@ -394,7 +394,7 @@ mod tests {
         let stats = ComputerStats::default();
         for (level, playouts, solve_at_most) in [
             (jass_protocol::Level::Easy, 60, 0),
-            (jass_protocol::Level::Strong, 400, 20),
+            (jass_protocol::Level::Strong, 400, jass_ai::Config::STRONG_SOLVE_AT_MOST),
             (jass_protocol::Level::Normal, 400, 0),
         ] {
             let budget = Budget { base: base.at_level(ai_level(level)), min: 10, waiting: 0 };
