@@ -168,8 +168,9 @@ impl Config {
 }
 
 thread_local! {
-    /// One solver per thread: its transposition table (4 MiB) is reused from solve to
-    /// solve instead of being allocated for each decision.
+    /// One solver per thread: its tables (48 MiB) are reused from solve to solve
+    /// instead of being allocated for each decision, and are made on a thread's first
+    /// solve, so a computer that never solves never holds them.
     static SOLVER: std::cell::RefCell<jass_solver::Solver> = std::cell::RefCell::new(jass_solver::Solver::new());
 }
 
