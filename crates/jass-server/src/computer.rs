@@ -382,12 +382,10 @@ mod tests {
     // Issue 17 point 3: a decision runs with its seat's level, whatever the computer
     // was made with (a stand-in's computer kept when an easy computer takes the seat).
     #[test]
-    fn a_decision_runs_with_the_seats_level() {
+    fn a_decision_runs_with_the_seats_level() -> Result<(), String> {
         let options = jass_engine::Options::default();
-        let Ok(game) = jass_engine::Game::new(options, jass_engine::Seed([9; 32])) else {
-            panic!("a game with the default options");
-        };
-        let Some(seat) = game.to_act() else { panic!("someone chooses first") };
+        let game = jass_engine::Game::new(options, jass_engine::Seed([9; 32])).map_err(|e| e.to_string())?;
+        let seat = game.to_act().ok_or("someone chooses first")?;
         let view = game.view(jass_engine::Viewer::Seat(seat));
         let base = jass_ai::Config { playouts: 400, ..Default::default() };
         let mut computer = Computer::new(seat, options, jass_ai::Config { seed: 77, ..base });
@@ -402,6 +400,7 @@ mod tests {
             let c = *computer.config_mut();
             assert_eq!((c.playouts, c.solve_at_most, c.seed), (playouts, solve_at_most, 77), "{level:?}");
         }
+        Ok(())
     }
 
     // Issue 14 point 6: decisions on the pool's own threads come back, and are counted
