@@ -23,11 +23,13 @@
 //!   gone), so positions that differ only in which small cards were played share
 //!   an entry; each entry keeps bounds on the points still to take and the best
 //!   lead.
-//! - **The last two tricks** (`search`): most nodes are there. They are searched
-//!   by a bare alpha-beta (no ordering, no bounds, the last trick scored in one
-//!   pass), once per position with a full window, and the exact value is kept in
-//!   the table under a cheaper key (the cards and their holders): every later
-//!   search, whatever its window, reads it.
+//! - **The last two tricks** (`search`): most positions are there. From their start
+//!   each is valued exactly, once: four nested loops over the first trick's legal
+//!   cards with alpha-beta between them, each line scored at once since the last
+//!   trick's cards are forced (no recursion, no ordering, no bounds; a tenth fewer
+//!   instructions at 20 cards than the bare recursive search it replaced). The value
+//!   is kept in the table under a cheaper key (the cards and their holders): every
+//!   later search, whatever its window, reads it.
 //! - **Bounds** (`search`): a side cannot take more than the points still out (with
 //!   the last trick, and the match while possible). At a trick start the leader's
 //!   sure tricks (its unbroken top runs; trumps drawn first, then side suits once

@@ -10,7 +10,8 @@ use crate::table::{Bound, Table};
 /// What solving cost.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Positions visited (one per card tried).
+    /// Positions visited (one per card tried) before the last two tricks, whose
+    /// lines are valued without a search.
     pub nodes: u64,
     /// Zero-window searches run.
     pub searches: u64,
@@ -263,7 +264,7 @@ impl<'a> Search<'a> {
             if let Some(v) = self.table.get_end(key) {
                 return v;
             }
-            let v = self.two_tricks(cur, taken, i32::MIN, i32::MAX);
+            let v = self.two_trick_value(cur.leader, taken);
             self.table.put_end(key, v);
             return v;
         }
@@ -455,6 +456,111 @@ impl<'a> Search<'a> {
             }
         }
         best
+    }
+
+    /// The exact value for `max` of the last two tricks from their start, every seat
+    /// holding two cards: minimax over the first trick's legal cards in play order
+    /// (at most sixteen lines), each line scored at once (the second trick's cards are
+    /// forced). No table, no ordering and no bounds: they cost more here than they
+    /// save, and most of the nodes are here.
+    fn two_trick_value(&self, leader: u8, taken: [bool; 2]) -> i32 {
+        let r = self.rules;
+        let l = usize::from(leader);
+        let hand = |i: usize| self.hands[(l + i) & 3];
+        let max_at = |i: usize| (l + i) % 2 == self.max;
+        // Folds `v` into a seat's best and window; true when the rest is cut off.
+        let fold = |i: usize, v: i32, best: &mut i32, alpha: &mut i32, beta: &mut i32| {
+            if max_at(i) {
+                *best = (*best).max(v);
+                *alpha = (*alpha).max(v);
+            } else {
+                *best = (*best).min(v);
+                *beta = (*beta).min(v);
+            }
+            alpha >= beta
+        };
+        let start = |i: usize| if max_at(i) { i32::MIN } else { i32::MAX };
+        let (mut a0, mut b0, mut best0) = (i32::MIN, i32::MAX, start(0));
+        let mut legal0 = hand(0);
+        while legal0 != 0 {
+            let c0 = legal0.trailing_zeros() as usize;
+            legal0 &= legal0 - 1;
+            let mut t0 = Cur::new(leader);
+            advance(r, &mut t0, c0);
+            let (mut a1, mut b1, mut best1) = (a0, b0, start(1));
+            let mut legal1 = legal_mask(r, hand(1), &t0);
+            while legal1 != 0 {
+                let c1 = legal1.trailing_zeros() as usize;
+                legal1 &= legal1 - 1;
+                let mut t1 = t0;
+                advance(r, &mut t1, c1);
+                let (mut a2, mut b2, mut best2) = (a1, b1, start(2));
+                let mut legal2 = legal_mask(r, hand(2), &t1);
+                while legal2 != 0 {
+                    let c2 = legal2.trailing_zeros() as usize;
+                    legal2 &= legal2 - 1;
+                    let mut t2 = t1;
+                    advance(r, &mut t2, c2);
+                    let (mut a3, mut b3, mut best3) = (a2, b2, start(3));
+                    let mut legal3 = legal_mask(r, hand(3), &t2);
+                    while legal3 != 0 {
+                        let c3 = legal3.trailing_zeros() as usize;
+                        legal3 &= legal3 - 1;
+                        let mut t3 = t2;
+                        advance(r, &mut t3, c3);
+                        let last = [
+                            hand(0) & !(1u64 << c0),
+                            hand(1) & !(1u64 << c1),
+                            hand(2) & !(1u64 << c2),
+                            hand(3) & !(1u64 << c3),
+                        ];
+                        let v = self.split_value(l, &t3, last, taken);
+                        if fold(3, v, &mut best3, &mut a3, &mut b3) {
+                            break;
+                        }
+                    }
+                    if fold(2, best3, &mut best2, &mut a2, &mut b2) {
+                        break;
+                    }
+                }
+                if fold(1, best2, &mut best1, &mut a1, &mut b1) {
+                    break;
+                }
+            }
+            fold(0, best1, &mut best0, &mut a0, &mut b0);
+        }
+        best0
+    }
+
+    /// One line of the last two tricks: the first trick `first` (complete) and the
+    /// last cards (`last[i]` of the seat `i` after the first leader `l`), for `max`.
+    #[inline]
+    fn split_value(&self, l: usize, first: &Cur, last: [u64; 4], taken: [bool; 2]) -> i32 {
+        let r = self.rules;
+        let w1 = usize::from(first.win);
+        let lead = (w1 + 4 - l) & 3;
+        let led_card = last[lead].trailing_zeros() as usize;
+        let led = led_card / 9;
+        let (mut w2, mut power, mut points) = (lead, r.power(led_card, led), i32::from(r.points[led_card]));
+        for k in 1..4 {
+            let i = (lead + k) & 3;
+            let card = last[i].trailing_zeros() as usize;
+            points += i32::from(r.points[card]);
+            let p = r.power(card, led);
+            if p > power {
+                (w2, power) = (i, p);
+            }
+        }
+        let first_ours = w1 % 2 == self.max;
+        let last_ours = (l + w2) % 2 == self.max;
+        let mut v = if first_ours { first.points } else { 0 };
+        if last_ours {
+            v += points + LAST;
+            if first_ours && self.match_possible(taken) {
+                v += MATCH;
+            }
+        }
+        v
     }
 
     /// The last trick from its start, every seat holding one card: what it gives
