@@ -103,28 +103,10 @@ impl Default for Config {
     }
 }
 
-/// How strong a computer plays, as the host of a table chooses it. [`Config::at_level`]
-/// is the one place a level becomes settings, so the server and the arena agree on
-/// what each level means.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Level {
-    /// For beginners: few playouts and no solving, so it misses what a longer look
-    /// would find, but it still plays legal and sensible cards.
-    Easy,
-    /// The table's computer as it has always been (the load bench's targets were
-    /// measured with it).
-    #[default]
-    Normal,
-    /// Normal, plus each sampled deal solved exactly late in the round, where the
-    /// solver is fast (+3.3 points per round over normal, 95 % interval +2.0 .. +4.7,
-    /// over 1,000 duplicate deals of the arena's claim list).
-    Strong,
-}
-
-impl Level {
-    /// Every level, weakest first.
-    pub const ALL: [Self; 3] = [Self::Easy, Self::Normal, Self::Strong];
-}
+/// How strong a computer plays, as the host of a table chooses it (the engine's
+/// type, shared with the wire and the records). [`Config::at_level`] is the one place
+/// a level becomes settings, so the server and the arena agree on what each means.
+pub use jass_engine::Level;
 
 impl Config {
     /// Playouts per decision at [`Level::Easy`] (at most).

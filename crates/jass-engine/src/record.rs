@@ -11,6 +11,7 @@ use crate::by::BySeat;
 use crate::cardset::CardSet;
 use crate::deal::Seed;
 use crate::error::RuleError;
+use crate::level::Level;
 use crate::options::{Options, OptionsError};
 use crate::seat::Seat;
 
@@ -44,6 +45,10 @@ pub struct Player {
     /// A computer player held the seat.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub computer: bool,
+    /// The computer's level, when it is not normal (omitted for normal and for
+    /// people, so records written before levels read the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<Level>,
 }
 
 /// One dealt round.

@@ -405,29 +405,9 @@ pub struct TableView {
     pub game: Option<SeatView>,
 }
 
-/// How strong a computer seat plays, as the host chose it (issue 17 point 3).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    /// Few playouts, no exact solving: for beginners.
-    Easy,
-    /// The table's usual computer.
-    #[default]
-    Normal,
-    /// Solves sampled deals exactly late in the round.
-    Strong,
-}
-
-impl Level {
-    /// The level as a view shows it: `None` for `normal`, the default.
-    #[must_use]
-    pub const fn shown(self) -> Option<Self> {
-        match self {
-            Self::Normal => None,
-            other => Some(other),
-        }
-    }
-}
+/// How strong a computer seat plays, as the host chose it (issue 17 point 3); one
+/// type with the records' and the computer player's.
+pub use jass_engine::Level;
 
 /// How long the table waits for a player before the computer plays for them
 /// (issue 14, points 2 and 3). All in whole seconds; 0 turns a part off.

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use jass_ai::Computer;
-use jass_engine::{Action, Seat, SeatView};
+use jass_engine::{Action, Level, Seat, SeatView};
 use tokio::sync::{Semaphore, oneshot};
 use tokio::time::Instant;
 
@@ -61,7 +61,7 @@ enum Runner {
 /// One decision asked for.
 struct Job {
     computer: Box<Computer>,
-    level: jass_ai::Level,
+    level: Level,
     view: SeatView,
     asked: std::time::Instant,
     answer: oneshot::Sender<(Box<Computer>, Option<Action>)>,
@@ -132,7 +132,7 @@ impl Pool {
     pub(crate) fn think(
         self: &Arc<Self>,
         computer: Box<Computer>,
-        level: jass_protocol::Level,
+        level: Level,
         view: SeatView,
         on: u64,
         reply: tokio::sync::mpsc::Sender<Thought>,
@@ -142,7 +142,7 @@ impl Pool {
         let pause = computer.think_time(&view).min(self.think);
         tokio::spawn(async move {
             let asked = Instant::now();
-            let (computer, action) = match pool.decide(computer, ai_level(level), view).await {
+            let (computer, action) = match pool.decide(computer, level, view).await {
                 Some((c, a)) => (Some(c), a),
                 None => {
                     pool.stats.failed();
@@ -159,7 +159,7 @@ impl Pool {
     async fn decide(
         &self,
         computer: Box<Computer>,
-        level: jass_ai::Level,
+        level: Level,
         view: SeatView,
     ) -> Option<(Box<Computer>, Option<Action>)> {
         let asked = std::time::Instant::now();
@@ -319,15 +319,6 @@ fn run(
     action
 }
 
-/// The jass-ai level of a level on the wire.
-const fn ai_level(level: jass_protocol::Level) -> jass_ai::Level {
-    match level {
-        jass_protocol::Level::Easy => jass_ai::Level::Easy,
-        jass_protocol::Level::Normal => jass_ai::Level::Normal,
-        jass_protocol::Level::Strong => jass_ai::Level::Strong,
-    }
-}
-
 /// Whether a view asks its seat for a decision now.
 pub(crate) fn due(view: &SeatView) -> bool {
     view.result.is_none() && (view.to_act == view.seat || view.allowed.stoeck)
@@ -364,9 +355,9 @@ mod tests {
             time_budget: Some(Duration::from_millis(300)),
             ..Default::default()
         };
-        let easy = Budget { base: base.at_level(ai_level(jass_protocol::Level::Easy)), min: 200, waiting: 0 };
+        let easy = Budget { base: base.at_level(Level::Easy), min: 200, waiting: 0 };
         assert_eq!(easy.shrunk(), (60, Some(Duration::from_millis(300)), false));
-        let strong = |waiting| Budget { base: base.at_level(jass_ai::Level::Strong), min: 200, waiting };
+        let strong = |waiting| Budget { base: base.at_level(Level::Strong), min: 200, waiting };
         assert_eq!(
             (strong(0).shrunk(), strong(0).solve_deals()),
             ((2_000, Some(Duration::from_millis(300)), false), 24)
@@ -376,7 +367,7 @@ mod tests {
             ((500, Some(Duration::from_millis(75)), true), 6)
         );
         assert_eq!(strong(10_000).solve_deals(), 1);
-        assert_eq!(base.at_level(ai_level(jass_protocol::Level::Normal)), base);
+        assert_eq!(base.at_level(Level::Normal), base);
     }
 
     // Issue 17 point 3: a decision runs with its seat's level, whatever the computer
@@ -391,11 +382,11 @@ mod tests {
         let mut computer = Computer::new(seat, options, jass_ai::Config { seed: 77, ..base });
         let stats = ComputerStats::default();
         for (level, playouts, solve_at_most) in [
-            (jass_protocol::Level::Easy, 60, 0),
-            (jass_protocol::Level::Strong, 400, jass_ai::Config::STRONG_SOLVE_AT_MOST),
-            (jass_protocol::Level::Normal, 400, 0),
+            (Level::Easy, 60, 0),
+            (Level::Strong, 400, jass_ai::Config::STRONG_SOLVE_AT_MOST),
+            (Level::Normal, 400, 0),
         ] {
-            let budget = Budget { base: base.at_level(ai_level(level)), min: 10, waiting: 0 };
+            let budget = Budget { base: base.at_level(level), min: 10, waiting: 0 };
             assert!(run(&mut computer, &view, budget, std::time::Instant::now(), &stats).is_some());
             let c = *computer.config_mut();
             assert_eq!((c.playouts, c.solve_at_most, c.seed), (playouts, solve_at_most, 77), "{level:?}");
@@ -424,7 +415,7 @@ mod tests {
         let (tx, mut rx) = tokio::sync::mpsc::channel(8);
         for _ in 0..3 {
             let view = game.view(jass_engine::Viewer::Seat(seat));
-            pool.think(pool.computer(seat, options), jass_protocol::Level::Strong, view, 1, tx.clone());
+            pool.think(pool.computer(seat, options), Level::Strong, view, 1, tx.clone());
         }
         for _ in 0..3 {
             let thought = tokio::time::timeout(Duration::from_secs(30), rx.recv()).await;

@@ -55,6 +55,18 @@ async fn strong_and_easy_computers_play_a_whole_game_and_views_show_their_level(
     host.request(ClientMsg::Start { id }).await.unwrap();
     play_out(&mut host).await;
     assert!(host.view().game.as_ref().unwrap().result.unwrap().winner.is_some());
+    // The record says which computer played at which level.
+    let (status, body) = server.http("GET", &format!("/api/tables/{table}/record"), None).await;
+    assert_eq!(status, 200, "{body}");
+    let record: jass_engine::Record = serde_json::from_str(&body).unwrap();
+    record.replay().expect("the record replays");
+    let players: Vec<_> = record.players.iter().map(|p| (p.computer, p.level)).collect();
+    assert_eq!(
+        players,
+        [(false, None), (true, Some(Level::Strong)), (true, Some(Level::Easy)), (true, None)]
+    );
+    let raw: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((raw["players"][1]["level"].clone(), raw["players"][3].get("level")), (json!("strong"), None));
 }
 
 // Issue 17 point 3: "play with computers" at a level seats three computers of it.

@@ -223,6 +223,7 @@ pub(crate) fn finished_record(state: &TableState) -> Result<jass_engine::Record,
                     seat,
                     name: o.as_ref().map(|o| o.name.clone()),
                     computer: o.as_ref().is_some_and(Occupant::computer),
+                    level: o.as_ref().filter(|o| o.computer()).and_then(|o| o.level.shown()),
                 })
                 .collect();
             Ok(record)
