@@ -121,6 +121,7 @@
 //! cargo run --release -p jass-arena -- --a oracle --b computer --deals 200 --oracle-solve-at-most 28
 //! ```
 
+mod challenge;
 mod duplicate;
 mod full;
 mod mcts;
@@ -130,6 +131,7 @@ mod rules;
 mod seeds;
 mod stats;
 
+pub use challenge::Challenge;
 pub use duplicate::{
     Contracts, DealResult, Match, ROUND_POINTS, Run, card_points_options, deal_seed, play_deal, play_match,
     play_run, player_seed,
