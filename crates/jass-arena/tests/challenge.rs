@@ -81,7 +81,7 @@ fn challenge_always_plays_a_legal_card() {
         let contract = Contract::ALL[case as usize % 6];
         let push = case % 4 == 1;
         let mut game = start(random_hands(&mut rng), contract, push);
-        let all_four = case % 2 == 0;
+        let all_four = case.is_multiple_of(2);
         let mut players: Vec<Challenge> = Seat::ALL.iter().map(|&s| Challenge::new(s, case)).collect();
         for _ in 0..36 {
             let seat = game.to_act().unwrap();
