@@ -85,7 +85,7 @@ fn challenge_always_plays_a_legal_card() {
         let mut players: Vec<Challenge> = Seat::ALL.iter().map(|&s| Challenge::new(s, case)).collect();
         for _ in 0..36 {
             let seat = game.to_act().unwrap();
-            let c = if all_four || seat.index() % 2 == 0 {
+            let c = if all_four || seat.index().is_multiple_of(2) {
                 let legal = game.legal_cards(seat);
                 let c = players[seat.index()].card(&game.view(Viewer::Seat(seat))).unwrap();
                 assert!(legal.contains(c), "case {case}: {c} is not legal for {seat:?} in {contract:?}");
