@@ -185,7 +185,7 @@ impl FromStr for Kind {
             "mcts" => Ok(Self::Mcts { budget: Budget::Iterations(MCTS_DEFAULT_ITERATIONS) }),
             "oracle" => Ok(Self::Oracle { solve_at_most: ORACLE_SOLVE_AT_MOST, playouts: ORACLE_PLAYOUTS }),
             other => Err(format!(
-                "unknown player {other:?}; players: random, rules, challenge, computer, strong, mcts, oracle"
+                "unknown player {other:?}; players: random, rules, computer, strong, mcts, oracle, challenge"
             )),
         }
     }

@@ -243,3 +243,36 @@ fn challenge_is_a_command_line_player() {
     assert_eq!("challenge".parse::<Kind>(), Ok(Kind::Challenge));
     assert_eq!(Kind::Challenge.name(), "challenge");
 }
+
+/// Where the original returns no card it plays a random legal one, from its seed:
+/// the declarer's partner leading after the declarer has led a trick, with no trump
+/// to draw and no side-suit boss, reaches the branch that computes a value card and
+/// forgets to return it (`else: self.get_value_card(...)` without `return`).
+#[test]
+fn no_card_from_the_original_is_a_seeded_random_legal_card() {
+    // Seat 0 pushes, seat 2 chooses hearts. Trick 1: seat 0 leads D8, seat 2 takes
+    // with DA; trick 2: seat 2 leads C8, seat 0 takes with CA; seat 0 leads trick 3
+    // holding no heart and no boss.
+    let h = hands(["D8 CA D6 D7 C6 C7 S6 S7 S8", "D9 CT", "DA C8", "DT C9"]);
+    let script = ["D8", "D9", "DA", "DT", "C8", "C9", "CA", "CT"];
+    let me = Seat::ALL[0];
+    let lead = |seed: u64| {
+        let mut g = start(h, Contract::Hearts, true);
+        let mut p = Challenge::new(me, seed);
+        for c in script {
+            if g.to_act() == Some(me) {
+                p.card(&g.view(Viewer::Seat(me))).unwrap();
+            }
+            play(&mut g, &[c]);
+        }
+        assert_eq!(g.to_act(), Some(me));
+        let legal = g.legal_cards(me);
+        let c = p.card(&g.view(Viewer::Seat(me))).unwrap();
+        assert!(legal.contains(c));
+        c
+    };
+    let cards: Vec<Card> = (0..24).map(lead).collect();
+    assert_eq!(lead(3), cards[3], "the same seed plays the same card");
+    let distinct: CardSet = cards.iter().copied().collect();
+    assert!(distinct.len() >= 3, "a random card, not a rule: {cards:?}");
+}
