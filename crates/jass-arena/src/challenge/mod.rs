@@ -14,11 +14,12 @@
 //!   from, cards it is taken not to hold, whether it has led a trick. Its "likelihood"
 //!   that a seat holds a card is 0, or 1 over the seats that might (3 less those that
 //!   failed to follow the suit).
-//! - **Leading, trump contract**: the declarer's side and the opponents draw trumps
-//!   with their highest while an opponent may hold one, then lead a side-suit boss;
-//!   the declarer's partner first leads its highest trump that is not the jack.
-//!   Otherwise it passes the lead (the weakest card of a suit the partner holds the
-//!   "current bock" of, or of the partner's strongest suit) or leads a "value" card.
+//! - **Leading, trump contract**: the declarer and the opponents draw trumps with
+//!   their highest while an opponent may hold one, and once no opponent can, lead a
+//!   side-suit boss; the declarer's partner, until the declarer has led a trick,
+//!   leads its highest trump that is not the jack. Otherwise it passes the lead (the
+//!   weakest card of a suit whose "current bock" the partner surely holds, or of the
+//!   partner's strongest suit) or leads a "value" card.
 //! - **Leading, Obenabe/Undenufe**: a boss if it holds one, else as above.
 //! - **Following**: the strongest card that wins the trick and that the next
 //!   opponent cannot beat (the 10, or Obenabe's 8, first); otherwise follow low,
