@@ -159,6 +159,8 @@ impl Counter {
         let n = self.current.len();
         if n == 4 {
             self.dead = self.current.iter().fold(self.dead, |d, &(_, c)| d.with(c));
+            // The partner played last and let the opponents keep the trick: taken
+            // not to hold anything that would still beat the winning card.
             if seat == self.partner()
                 && let Some((w, wc)) = self.winning()
                 && w != self.me
@@ -170,6 +172,8 @@ impl Counter {
         }
         if n == 1 {
             let trump = self.ranks.0.trump();
+            // No trump, the partner leads a card that is not the boss: taken not to
+            // hold the "current bock" of any suit.
             if trump.is_none()
                 && seat == self.partner()
                 && !self.ranks.stronger_alive(card, self.alive()).is_empty()
@@ -185,6 +189,8 @@ impl Counter {
             if !pushed_lead {
                 self.flags[seat.index()].led = true;
             }
+            // A trump suit, the partner leads its suit's "current bock" (the lowest
+            // card, see there): both opponents taken to hold no unknown trump.
             if let Some(t) = trump
                 && seat == self.partner()
                 && self.current_bock(card.suit()) == Some(card)
@@ -195,6 +201,8 @@ impl Counter {
                 }
             }
         }
+        // Not following: out of the suit led, discarding from the suit played; the
+        // original counts trumping in too (it compares a suit with a name).
         if n > 1
             && let Some(led) = led
             && card.suit() != led
