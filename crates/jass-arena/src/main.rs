@@ -15,7 +15,8 @@ use jass_engine::Contract;
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Cli {
-    /// Pair A: random, rules, computer, strong, mcts or oracle (all-seeing); a
+    /// Pair A: random, rules, challenge (pyschieber's rule-based bot), computer,
+    /// strong, mcts or oracle (all-seeing); a
     /// player's own budget after a colon overrides the flags below for it alone, e.g.
     /// `strong:playouts=10000,solve=24,deals=32` or `mcts:iterations=5000` (keys:
     /// playouts, solve, deals, iterations, ms).

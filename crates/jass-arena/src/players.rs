@@ -12,6 +12,7 @@ use jass_engine::{Action, Card, Game, Options, Seat, SeatView};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use crate::challenge::Challenge;
 use crate::mcts::{Budget, Mcts};
 use crate::oracle::{ORACLE_PLAYOUTS, ORACLE_SOLVE_AT_MOST, Oracle};
 use crate::rules::Rules;
@@ -32,6 +33,9 @@ pub enum Kind {
     Random,
     /// The rule-based player of [`Rules`]: what a beginner's rules of thumb reach.
     Rules,
+    /// pyschieber's challenge player re-implemented ([`Challenge`]): the open
+    /// rule-based bot the published work compared against.
+    Challenge,
     /// `jass_ai::Computer` at a fixed playout budget (no time budget, so reproducible).
     Computer {
         /// Playouts per decision.
@@ -118,6 +122,7 @@ impl Kind {
                 Box::new(RandomPlayer(Xoshiro256PlusPlus::seed_from_u64(seed)))
             }
             Self::Rules => Box::new(Rules::new(seat)),
+            Self::Challenge => Box::new(Challenge::new(seat, seed)),
             Self::Computer { .. } | Self::Strong { .. } => match self.computer(seat, options, seed) {
                 Some(c) => Box::new(ComputerPlayer(c)),
                 None => Box::new(RandomPlayer(Xoshiro256PlusPlus::seed_from_u64(seed))),
@@ -132,6 +137,7 @@ impl Kind {
         match self {
             Self::Random => "random",
             Self::Rules => "rules",
+            Self::Challenge => "challenge",
             Self::Computer { .. } => "computer",
             Self::Strong { .. } => "strong",
             Self::Mcts { .. } => "mcts",
@@ -169,6 +175,7 @@ impl FromStr for Kind {
         match s {
             "random" => Ok(Self::Random),
             "rules" => Ok(Self::Rules),
+            "challenge" => Ok(Self::Challenge),
             "computer" => Ok(Self::Computer { playouts: Config::default().playouts }),
             "strong" => Ok(Self::Strong {
                 playouts: Config::default().playouts,
@@ -178,7 +185,7 @@ impl FromStr for Kind {
             "mcts" => Ok(Self::Mcts { budget: Budget::Iterations(MCTS_DEFAULT_ITERATIONS) }),
             "oracle" => Ok(Self::Oracle { solve_at_most: ORACLE_SOLVE_AT_MOST, playouts: ORACLE_PLAYOUTS }),
             other => Err(format!(
-                "unknown player {other:?}; players: random, rules, computer, strong, mcts, oracle"
+                "unknown player {other:?}; players: random, rules, computer, strong, mcts, oracle, challenge"
             )),
         }
     }
