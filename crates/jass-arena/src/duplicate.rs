@@ -5,7 +5,7 @@
 //! deal, D = A's card points over both runs − 157.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use jass_ai::{Computer, Config};
 use jass_engine::{
@@ -14,6 +14,7 @@ use jass_engine::{
 use sha2::{Digest, Sha256};
 
 use crate::players::{Kind, Seated};
+use crate::think::Think;
 
 /// Card points of one round over both runs of a deal: 152 plus the last trick's 5 (R4).
 pub const ROUND_POINTS: u32 = 157;
@@ -106,9 +107,9 @@ pub struct Run {
     pub contract: Contract,
     /// Card points per team (with the last-trick 5).
     pub card_points: [u32; 2],
-    /// Wall time each pair spent on its cards (A, B), and the number of its cards;
-    /// not part of the result, and not reproducible.
-    pub think: [(Duration, u32); 2],
+    /// Wall time each pair (A, B) spent on its cards; not part of the result, and
+    /// not reproducible.
+    pub think: [Think; 2],
 }
 
 impl Run {
@@ -169,7 +170,7 @@ pub fn play_run(m: &Match, deal: u32, a_team: Team) -> Result<Run, String> {
             kind.build(s, options, player_seed(m.seed, deal, s, role))
         })
         .collect();
-    let mut think = [(Duration::ZERO, 0u32); 2];
+    let mut think = [Think::default(); 2];
     let fail = |what: &str| format!("deal {deal}, A as team {}: {what}", a_team.index());
     while game.result().is_none() {
         let seat = game.to_act().ok_or_else(|| fail("nobody to act"))?;
@@ -187,8 +188,7 @@ pub fn play_run(m: &Match, deal: u32, a_team: Team) -> Result<Run, String> {
                     .ok_or_else(|| fail("a player had no card"))?;
                 let side = usize::from(seat.team() != a_team);
                 if let Some(t) = think.get_mut(side) {
-                    t.0 += start.elapsed();
-                    t.1 += 1;
+                    t.add(start.elapsed());
                 }
                 Action::play(card)
             }

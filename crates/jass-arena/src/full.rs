@@ -24,7 +24,7 @@
 //! the match reports both means with their standard error and 95 % interval over the
 //! paired games.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use jass_ai::{Computer, Config};
 use jass_engine::{Action, Card, CardSet, Game, Options, Phase, Preset, Rank, Seat, Seed, Team, Viewer};
@@ -32,6 +32,7 @@ use sha2::{Digest, Sha256};
 
 use crate::duplicate::{in_parallel, player_seed};
 use crate::players::{Kind, Seated};
+use crate::think::Think;
 
 /// The game target of the full-rules run ("games to 1000").
 pub const FULL_RULES_TARGET: u32 = 1000;
@@ -90,9 +91,9 @@ pub struct GamePlay {
     pub totals: [u32; 2],
     /// The winner.
     pub winner: Option<Team>,
-    /// Wall time each pair (A, B) spent on its cards, and the number of its cards;
-    /// not part of the result, and not reproducible.
-    pub think: [(Duration, u32); 2],
+    /// Wall time each pair (A, B) spent on its cards; not part of the result, and
+    /// not reproducible.
+    pub think: [Think; 2],
 }
 
 impl GamePlay {
@@ -222,7 +223,7 @@ pub fn play_game(m: &FullMatch, g: u32, a_team: Team) -> Result<GamePlay, String
             FullSeat::new(kind, s, options, player_seed(m.seed, g, s, role), m.contract_playouts)
         })
         .collect();
-    let mut think = [(Duration::ZERO, 0u32); 2];
+    let mut think = [Think::default(); 2];
     while game.result().is_none() {
         if game.history().len() > MAX_ROUNDS {
             return Err(fail("the game did not end"));
@@ -246,8 +247,7 @@ pub fn play_game(m: &FullMatch, g: u32, a_team: Team) -> Result<GamePlay, String
                     && matches!(action, Action::Play { .. })
                     && let Some(t) = think.get_mut(usize::from(to_act.team() != a_team))
                 {
-                    t.0 += start.elapsed();
-                    t.1 += 1;
+                    t.add(start.elapsed());
                 }
                 (to_act, action)
             }

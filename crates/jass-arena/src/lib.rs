@@ -154,6 +154,7 @@ mod players;
 mod rules;
 mod seeds;
 mod stats;
+mod think;
 
 pub use challenge::Challenge;
 pub use duplicate::{
@@ -170,3 +171,4 @@ pub use players::{Kind, MCTS_DEFAULT_ITERATIONS, Player, STRONG_SOLVE_AT_MOST, S
 pub use rules::Rules;
 pub use seeds::{CLAIM_SEED, CLAIM_SEEDS, SeedList, TUNING_SEED, TUNING_SEEDS, choose_seed};
 pub use stats::{Estimate, Summary};
+pub use think::{DECISION_BUDGET, Think};

@@ -2,11 +2,11 @@
 //! Usage is in the library's documentation.
 
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::Parser;
 use jass_arena::{
-    Budget, Contracts, Estimate, FullMatch, Kind, MCTS_DEFAULT_ITERATIONS, Match, SeedList, Summary,
+    Budget, Contracts, Estimate, FullMatch, Kind, MCTS_DEFAULT_ITERATIONS, Match, SeedList, Summary, Think,
     play_full_match, play_match,
 };
 use jass_engine::Contract;
@@ -177,14 +177,15 @@ fn main() -> ExitCode {
         eprintln!("jass-arena: no deals played");
         return ExitCode::FAILURE;
     };
-    // Mean wall time per card of each pair (all threads' time added up).
-    let per_card = |side: usize| {
-        let (t, n) = results.iter().flat_map(|r| r.runs.iter()).fold((Duration::ZERO, 0u64), |acc, run| {
-            let (t, n) = run.think.get(side).copied().unwrap_or_default();
-            (acc.0 + t, acc.1 + u64::from(n))
-        });
-        if n == 0 { 0.0 } else { t.as_secs_f64() * 1e3 / n as f64 }
+    // Wall time per card of each pair (all threads' time added up).
+    let think = |side: usize| {
+        results
+            .iter()
+            .flat_map(|r| r.runs.iter())
+            .filter_map(|run| run.think.get(side).copied())
+            .fold(Think::default(), Think::merge)
     };
+    let per_card = |side: usize| think(side).ms_per_card();
     println!(
         "{} vs {}: n {} deals (x2, teams swapped), seed {} ({} list), mean D {:+.2} card points per 157-point round, SE {:.2}, 95 % CI {:+.2} .. {:+.2}, sd(D) {:.1}, A's share {:.1} %",
         m.a,
@@ -229,6 +230,7 @@ fn main() -> ExitCode {
         m.threads,
         wall.as_secs_f64()
     );
+    println!("A's cards: {}; B's: {}", think(0).summary(), think(1).summary());
     // The contract mix: the chooser is common, but which contracts it picks decides how
     // much card play can matter (no-trump contracts punish random play most).
     let mut mix = [0u32; 6];
@@ -287,13 +289,9 @@ fn full_rules(m: &Match, games: u32, list: SeedList) -> ExitCode {
     let n_plays = (2 * results.len()).max(1) as f64;
     let a_per_round = plays().map(jass_arena::GamePlay::a_per_round).sum::<f64>() / n_plays;
     let rounds = plays().map(|p| f64::from(p.rounds)).sum::<f64>() / n_plays;
-    let per_card = |side: usize| {
-        let (t, n) = plays().fold((Duration::ZERO, 0u64), |acc, p| {
-            let (t, n) = p.think.get(side).copied().unwrap_or_default();
-            (acc.0 + t, acc.1 + u64::from(n))
-        });
-        if n == 0 { 0.0 } else { t.as_secs_f64() * 1e3 / n as f64 }
-    };
+    let think =
+        |side: usize| plays().filter_map(|p| p.think.get(side).copied()).fold(Think::default(), Think::merge);
+    let per_card = |side: usize| think(side).ms_per_card();
     println!(
         "{} vs {}: full rules (swisslos, games to {}), n {} games (x2, teams swapped), seed {} ({} list), points per round A - B {:+.2}, SE {:.2}, 95 % CI {:+.2} .. {:+.2}, sd {:.1}; A won {:.1} % of the games, 95 % CI {:.1} .. {:.1} %; A {:.1} points per round, {:.2} rounds per game",
         fm.a,
@@ -340,5 +338,6 @@ fn full_rules(m: &Match, games: u32, list: SeedList) -> ExitCode {
         fm.threads,
         wall.as_secs_f64()
     );
+    println!("A's cards: {}; B's: {}", think(0).summary(), think(1).summary());
     ExitCode::SUCCESS
 }
