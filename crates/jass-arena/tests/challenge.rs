@@ -3,27 +3,13 @@
 //! its seat's view only, and plays the original's rules in positions where they are
 //! clear.
 
+mod common;
+
+use common::{random_hands, random_legal};
 use jass_arena::{Challenge, Kind, Player, card_points_options};
 use jass_engine::{Action, Card, CardSet, Contract, Game, Seat, Seed, Viewer};
+use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
-
-fn random_hands(rng: &mut Xoshiro256PlusPlus) -> [CardSet; 4] {
-    let mut deck: Vec<Card> = CardSet::DECK.iter().collect();
-    for i in (1..deck.len()).rev() {
-        deck.swap(i, rng.random_range(0..=i));
-    }
-    let mut hands = [CardSet::EMPTY; 4];
-    for (i, c) in deck.into_iter().enumerate() {
-        hands[i / 9] = hands[i / 9].with(c);
-    }
-    hands
-}
-
-fn random_legal(game: &Game, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Card {
-    let legal = game.legal_cards(seat);
-    legal.nth(rng.random_range(0..legal.len())).unwrap()
-}
 
 fn card(s: &str) -> Card {
     s.parse().unwrap()
@@ -100,81 +86,11 @@ fn challenge_always_plays_a_legal_card() {
     assert!(decisions > 5000, "{decisions}");
 }
 
-/// Whatever the hidden hands, the same views give the same card: two games share the
-/// observer's hand and every card played so far, the other seats' unplayed cards are
-/// dealt afresh; two players with the same seed, shown the observer's views at its
-/// turns, play alike every time.
+/// Whatever the hidden hands, the same views give the same card
+/// (`common::decides_from_its_view_only`).
 #[test]
 fn challenge_decisions_depend_only_on_the_seats_view() {
-    let options = card_points_options();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x17_c2);
-    let (mut compared, mut differing) = (0, 0);
-    for case in 0..60u64 {
-        let hands = random_hands(&mut rng);
-        let dealer = Seat::ALL[rng.random_range(0..4)];
-        let forehand = dealer.next();
-        let contract = Contract::ALL[case as usize % 6];
-        let me = Seat::ALL[rng.random_range(0..4)];
-        let new_game = |h: [CardSet; 4]| {
-            let mut g = Game::with_hands(options, dealer, h, forehand, [0, 0]).ok()?;
-            g.apply(forehand, Action::Choose { contract }, || Seed([0; 32])).ok()?;
-            Some(g)
-        };
-        let mut a = new_game(hands).unwrap();
-        let cut = rng.random_range(0..34);
-        let mut plays = Vec::new();
-        while plays.len() < cut {
-            let seat = a.to_act().unwrap();
-            let c = random_legal(&a, seat, &mut rng);
-            a.apply(seat, Action::play(c), || Seed([0; 32])).unwrap();
-            plays.push((seat, c));
-        }
-        let played: Vec<CardSet> = Seat::ALL
-            .iter()
-            .map(|&s| CardSet::from_bits(hands[s.index()].bits() & !a.hand(s).bits()))
-            .collect();
-        let Some(other) = (0..500).find_map(|_| {
-            let mut pool: Vec<Card> =
-                Seat::ALL.iter().filter(|&&s| s != me).flat_map(|&s| a.hand(s).iter()).collect();
-            for i in (1..pool.len()).rev() {
-                pool.swap(i, rng.random_range(0..=i));
-            }
-            let mut other = hands;
-            for s in Seat::ALL.into_iter().filter(|&s| s != me) {
-                let n = a.hand(s).len() as usize;
-                other[s.index()] = played[s.index()] | pool.drain(..n).collect::<CardSet>();
-            }
-            let mut b = new_game(other)?;
-            for &(seat, c) in &plays {
-                b.apply(seat, Action::play(c), || Seed([0; 32])).ok()?;
-            }
-            Some(other)
-        }) else {
-            continue;
-        };
-        differing += usize::from(other != hands);
-        let mut games = [hands, other].map(|h| new_game(h).unwrap());
-        let mut players = [Challenge::new(me, case), Challenge::new(me, case)];
-        let mut ask = |games: &[Game; 2]| {
-            if games[0].to_act() != Some(me) {
-                return 0;
-            }
-            let views = [0, 1].map(|i| games[i].view(Viewer::Seat(me)));
-            assert_eq!(views[0], views[1], "case {case}: the views must agree for the test to mean anything");
-            let cards = [0, 1].map(|i| players[i].card(&views[i]));
-            assert!(cards[0].is_some());
-            assert_eq!(cards[0], cards[1], "case {case}: a card depended on hidden cards");
-            1
-        };
-        compared += ask(&games);
-        for &(seat, c) in &plays {
-            for g in &mut games {
-                g.apply(seat, Action::play(c), || Seed([0; 32])).unwrap();
-            }
-            compared += ask(&games);
-        }
-    }
-    eprintln!("{differing} cases with other hidden hands, {compared} decisions compared");
+    let (differing, compared) = common::decides_from_its_view_only(0x17_c2, 60, 34, Challenge::new);
     assert!(differing >= 30, "only {differing} cases had different hidden hands");
     assert!(compared >= 150, "only {compared} decisions compared");
 }
