@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use jass_ai::{Computer, Config};
 use jass_arena::{SeedList, card_points_options, choose_seed, deal_seed, player_seed};
-use jass_engine::{Action, Game, Phase, Seat, Seed, Team, Trick, Viewer, legal_cards};
+use jass_engine::{Action, Card, Game, Phase, Seat, Seed, Team, Trick, Viewer, legal_cards};
 use jass_solver::{Position, Solver};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -66,29 +66,15 @@ fn opening(master: u64, deal: u32, match_bonus: bool) -> Result<Position, String
     })
 }
 
-/// `pos` after uniformly random legal cards (seeded by the deal) until `left` cards are left.
-fn random_play_down(mut pos: Position, left: u32, seed: u64) -> Option<Position> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    while pos.cards_left() > left {
-        let seat = pos.to_move();
-        let legal = legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract);
-        let card = legal.iter().nth(rng.random_range(0..legal.len() as usize))?;
-        pos.hands[seat.index()] = pos.hands[seat.index()].without(card);
-        pos.trick.push(card);
-        if pos.trick.is_complete() {
-            let w = pos.trick.winner(pos.contract)?;
-            pos.tricks_won[w.team().index()] += 1;
-            pos.trick = Trick::new(w);
-        }
-    }
-    Some(pos)
-}
-
-/// `pos` after the solver's best card for the seat to move, until `left` cards are
+/// `pos` after the cards `pick` chooses for the seat to move, until `left` cards are
 /// left (and a trick has started when `left` is a multiple of four).
-fn best_play_down(solver: &mut Solver, mut pos: Position, left: u32) -> Option<Position> {
+fn play_down(
+    mut pos: Position,
+    left: u32,
+    mut pick: impl FnMut(&Position) -> Option<Card>,
+) -> Option<Position> {
     while pos.cards_left() > left {
-        let (card, _) = solver.best_card(&pos).ok()?;
+        let card = pick(&pos)?;
         let seat = pos.to_move();
         pos.hands[seat.index()] = pos.hands[seat.index()].without(card);
         pos.trick.push(card);
@@ -140,9 +126,14 @@ fn main() -> Result<(), String> {
         let mut nodes = 0;
         for (k, open) in openings.iter().enumerate() {
             let reached = if best {
-                best_play_down(&mut Solver::new(), *open, left)
+                let mut player = Solver::new();
+                play_down(*open, left, |p| player.best_card(p).ok().map(|b| b.0))
             } else {
-                random_play_down(*open, left, u64::from(left) << 32 ^ k as u64)
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(u64::from(left) << 32 ^ k as u64);
+                play_down(*open, left, |p| {
+                    let legal = legal_cards(p.hands[p.to_move().index()], &p.trick, p.contract);
+                    legal.iter().nth(rng.random_range(0..legal.len() as usize))
+                })
             };
             let Some(pos) = reached else { continue };
             if fresh {
