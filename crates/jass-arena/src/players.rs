@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use jass_ai::{Computer, Config};
 use jass_engine::{Action, Card, Game, Options, Seat, SeatView};
@@ -50,6 +51,9 @@ pub enum Kind {
         solve_at_most: u32,
         /// Deals solved per decision.
         solve_deals: u32,
+        /// Wall time per decision in ms, checked between sampled deals as at the
+        /// table (0: none, so the play reproduces; with a budget it does not).
+        budget_ms: u32,
     },
     /// The published reference: JassTheRipper's determinized MCTS ([`Mcts`]).
     Mcts {
@@ -108,9 +112,14 @@ impl Kind {
     pub fn computer(self, seat: Seat, options: Options, seed: u64) -> Option<Computer> {
         let config = match self {
             Self::Computer { playouts } => Config { playouts, time_budget: None, seed, ..Config::default() },
-            Self::Strong { playouts, solve_at_most, solve_deals } => {
-                Config { playouts, time_budget: None, seed, solve_at_most, solve_deals, ..Config::default() }
-            }
+            Self::Strong { playouts, solve_at_most, solve_deals, budget_ms } => Config {
+                playouts,
+                time_budget: (budget_ms > 0).then(|| Duration::from_millis(u64::from(budget_ms))),
+                seed,
+                solve_at_most,
+                solve_deals,
+                ..Config::default()
+            },
             _ => return None,
         };
         Some(Computer::new(seat, options, config))
@@ -150,11 +159,15 @@ impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Computer { playouts } => write!(f, "computer({playouts} playouts)"),
-            Self::Strong { playouts, solve_at_most, solve_deals } => {
+            Self::Strong { playouts, solve_at_most, solve_deals, budget_ms } => {
                 write!(
                     f,
-                    "strong({playouts} playouts, {solve_deals} deals solved from {solve_at_most} cards)"
-                )
+                    "strong({playouts} playouts, {solve_deals} deals solved from {solve_at_most} cards"
+                )?;
+                if *budget_ms > 0 {
+                    write!(f, ", at most {budget_ms} ms a decision")?;
+                }
+                f.write_str(")")
             }
             Self::Mcts { budget: Budget::Iterations(n) } => write!(f, "mcts({n} iterations)"),
             Self::Mcts { budget: Budget::Millis(ms) } => write!(f, "mcts({ms} ms)"),
@@ -181,6 +194,7 @@ impl FromStr for Kind {
                 playouts: Config::default().playouts,
                 solve_at_most: STRONG_SOLVE_AT_MOST,
                 solve_deals: Config::STRONG_SOLVE_DEALS,
+                budget_ms: 0,
             }),
             "mcts" => Ok(Self::Mcts { budget: Budget::Iterations(MCTS_DEFAULT_ITERATIONS) }),
             "oracle" => Ok(Self::Oracle { solve_at_most: ORACLE_SOLVE_AT_MOST, playouts: ORACLE_PLAYOUTS }),

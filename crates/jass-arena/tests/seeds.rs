@@ -91,6 +91,16 @@ fn command_takes_each_players_own_budget() {
         text.contains("strong(100 playouts, 2 deals solved from 12 cards) vs strong(50 playouts"),
         "{text}"
     );
+    // A wall-time budget is named, since the play it gives does not reproduce.
+    let out = run("strong:playouts=100,solve=12,deals=2,ms=100", "rules");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "strong(100 playouts, 2 deals solved from 12 cards, at most 100 ms a decision) vs rules"
+        ),
+        "{text}"
+    );
     let bad = run("strong:depth=3", "rules");
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("\"depth\" is not a setting of strong"));
