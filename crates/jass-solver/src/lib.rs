@@ -80,6 +80,14 @@
 //! of a node, is what has to shrink (winning-rank partitions of the table are the
 //! next step).
 //!
+//! Since then the last two tricks are valued by nested loops rather than searched
+//! (callgrind, same run: 20 cards 851 -> 760 M instructions, 24 cards 1,993 -> 1,831
+//! M), and the node counts leave them out (20 cards: 3,432 nodes for the search
+//! above's 8,942). Whole deals with the contract the table's computer chooses
+//! (`jass-arena`'s `solve_dealt` example) take a median 228 ms, a hundred times less
+//! than with a random contract, but p95 49 s: the tail is what stays far from the
+//! targets.
+//!
 //! ```
 //! use jass_engine::{CardSet, Contract, Seat, Team, Trick};
 //! use jass_solver::{Position, Solver};
