@@ -88,6 +88,10 @@ pub struct Config {
     /// Deals solved per decision when solving (at least one; the time budget may cut
     /// it short).
     pub solve_deals: u32,
+    /// Solver nodes per decision, at most (checked between deals; 0: no cap): a cap
+    /// on the work that, unlike the time budget, reproduces, so cheap positions can
+    /// take many deals and dear ones stop early.
+    pub solve_nodes: u64,
 }
 
 impl Default for Config {
@@ -99,6 +103,7 @@ impl Default for Config {
             push_below: 50.0,
             solve_at_most: 0,
             solve_deals: 24,
+            solve_nodes: 0,
         }
     }
 }
@@ -349,10 +354,17 @@ impl Computer {
             let solved = SOLVER.with_borrow_mut(|solver| {
                 let mut sums = vec![0i64; cards.len()];
                 let mut n = 0;
+                let _ = solver.take_stats();
+                // A deal's solve can cost tens of milliseconds: no deal is started that
+                // would overrun the budget if it cost as much as the dearest so far.
+                let (mut nodes, mut dearest_nodes, mut dearest) = (0, 0, Duration::ZERO);
                 for d in 0..self.config.solve_deals.max(1) {
-                    if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
+                    let cap = self.config.solve_nodes;
+                    let capped = cap > 0 && nodes + dearest_nodes > cap;
+                    if d > 0 && (capped || deadline.is_some_and(|t| Instant::now() + dearest >= t)) {
                         break;
                     }
+                    let started = Instant::now();
                     let Some(hands) = constraints.sample(&mut rng) else { continue };
                     let pos = jass_solver::Position {
                         hands,
@@ -363,7 +375,11 @@ impl Computer {
                         match_bonus: self.options.fixed_rounds.is_none(),
                     };
                     // A sample the solver refuses (a deal that cannot occur) is skipped.
-                    let Ok(values) = solver.card_values(&pos) else { continue };
+                    let values = solver.card_values(&pos);
+                    let spent = solver.take_stats().nodes;
+                    (nodes, dearest_nodes) = (nodes + spent, dearest_nodes.max(spent));
+                    dearest = dearest.max(started.elapsed());
+                    let Ok(values) = values else { continue };
                     for (card, points) in values {
                         if let Some(i) = cards.iter().position(|&c| c == card) {
                             sums[i] += i64::from(points);

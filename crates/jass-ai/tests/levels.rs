@@ -65,3 +65,49 @@ fn every_level_plays_a_whole_game() {
     }
     panic!("the game did not finish");
 }
+
+// Issue 17 point 3: the solver's node cap is a work budget that reproduces. A cap
+// below any deal's cost leaves one deal solved a decision, so the computer decides as
+// with one deal; without a cap, many deals may decide otherwise.
+#[test]
+fn a_node_cap_below_one_deal_solves_one_deal() {
+    let options = Options::default();
+    let base = Config { time_budget: None, solve_at_most: 24, ..Config::default() };
+    let capped = Config { solve_deals: 24, solve_nodes: 1, ..base };
+    let one = Config { solve_deals: 1, ..base };
+    let mut compared = 0;
+    for round in 0..4u8 {
+        let Ok(mut game) = Game::new(options, Seed([round; 32])) else { panic!("options") };
+        let mut players: Vec<Computer> =
+            Seat::ALL.iter().map(|&s| Computer::new(s, options, Config { seed: 5, ..base })).collect();
+        while game.round_number() == 0 && !game.next_card_ends_round() {
+            let Some(seat) = game.to_act() else { break };
+            let view = game.view(Viewer::Seat(seat));
+            for (s, p) in Seat::ALL.iter().zip(players.iter_mut()) {
+                p.observe(&game.view(Viewer::Seat(*s)));
+            }
+            let held: u32 = view.hand_counts.iter().map(|(_, &n)| u32::from(n)).sum();
+            // From 16 cards on: the last two tricks are valued without counting
+            // nodes, so a deal late in the round may cost none.
+            if view.allowed.cards.len() > 1 && (16..=24).contains(&held) {
+                // Each on a thread of its own: its solver's table starts empty, so no
+                // deal is answered from the table at no cost in nodes.
+                let decide = |config: Config| {
+                    let view = view.clone();
+                    std::thread::spawn(move || {
+                        let mut c = Computer::new(seat, options, Config { seed: 5, ..config });
+                        c.observe(&view);
+                        c.decide(&view)
+                    })
+                    .join()
+                    .unwrap()
+                };
+                assert_eq!(decide(capped), decide(one), "round {round}");
+                compared += 1;
+            }
+            let Some(action) = players[seat.index()].decide(&view) else { panic!("no action") };
+            game.apply(seat, action, || Seed([1; 32])).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    assert!(compared >= 20, "only {compared} decisions compared");
+}

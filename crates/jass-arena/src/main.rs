@@ -19,7 +19,8 @@ struct Cli {
     /// strong, mcts or oracle (all-seeing); a
     /// player's own budget after a colon overrides the flags below for it alone, e.g.
     /// `strong:playouts=10000,solve=24,deals=32` or `mcts:iterations=5000` (keys:
-    /// playouts, solve, deals, iterations, ms; `strong:ms=100` gives the strong
+    /// playouts, solve, deals, knodes (solver nodes a decision in thousands), iterations,
+    /// ms; `strong:ms=100` gives the strong
     /// player the table's wall-time budget per decision, which does not reproduce).
     #[arg(long, default_value = "computer")]
     a: String,
@@ -88,6 +89,7 @@ fn with_budget(kind: Kind, cli: &Cli) -> Kind {
             playouts: cli.playouts,
             solve_at_most: cli.solve_at_most,
             solve_deals: cli.solve_deals,
+            solve_knodes: 0,
             budget_ms: 0,
         },
         Kind::Mcts { .. } => {
@@ -110,17 +112,26 @@ fn player(spec: &str, cli: &Cli) -> Result<Kind, String> {
         let v: u32 = value.parse().map_err(|_| format!("{item:?}: a whole number expected"))?;
         kind = match (kind, key) {
             (Kind::Computer { .. }, "playouts") => Kind::Computer { playouts: v },
-            (Kind::Strong { solve_at_most, solve_deals, budget_ms, .. }, "playouts") => {
-                Kind::Strong { playouts: v, solve_at_most, solve_deals, budget_ms }
+            (Kind::Strong { solve_at_most, solve_deals, solve_knodes, budget_ms, .. }, "playouts") => {
+                Kind::Strong { playouts: v, solve_at_most, solve_deals, solve_knodes, budget_ms }
             }
-            (Kind::Strong { playouts, solve_deals, budget_ms, .. }, "solve") => {
-                Kind::Strong { playouts, solve_at_most: v, solve_deals, budget_ms }
-            }
-            (Kind::Strong { playouts, solve_at_most, budget_ms, .. }, "deals") => {
-                Kind::Strong { playouts, solve_at_most, solve_deals: v, budget_ms }
-            }
-            (Kind::Strong { playouts, solve_at_most, solve_deals, .. }, "ms") => {
-                Kind::Strong { playouts, solve_at_most, solve_deals, budget_ms: v }
+            (
+                Kind::Strong {
+                    playouts,
+                    mut solve_at_most,
+                    mut solve_deals,
+                    mut solve_knodes,
+                    mut budget_ms,
+                },
+                key,
+            ) if matches!(key, "solve" | "deals" | "knodes" | "ms") => {
+                match key {
+                    "solve" => solve_at_most = v,
+                    "deals" => solve_deals = v,
+                    "knodes" => solve_knodes = v,
+                    _ => budget_ms = v,
+                }
+                Kind::Strong { playouts, solve_at_most, solve_deals, solve_knodes, budget_ms }
             }
             (Kind::Mcts { .. }, "iterations") => Kind::Mcts { budget: Budget::Iterations(v) },
             (Kind::Mcts { .. }, "ms") => Kind::Mcts { budget: Budget::Millis(v) },

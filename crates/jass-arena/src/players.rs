@@ -51,6 +51,8 @@ pub enum Kind {
         solve_at_most: u32,
         /// Deals solved per decision.
         solve_deals: u32,
+        /// Solver nodes per decision in thousands, at most (0: no cap).
+        solve_knodes: u32,
         /// Wall time per decision in ms, checked between sampled deals as at the
         /// table (0: none, so the play reproduces; with a budget it does not).
         budget_ms: u32,
@@ -112,12 +114,13 @@ impl Kind {
     pub fn computer(self, seat: Seat, options: Options, seed: u64) -> Option<Computer> {
         let config = match self {
             Self::Computer { playouts } => Config { playouts, time_budget: None, seed, ..Config::default() },
-            Self::Strong { playouts, solve_at_most, solve_deals, budget_ms } => Config {
+            Self::Strong { playouts, solve_at_most, solve_deals, solve_knodes, budget_ms } => Config {
                 playouts,
                 time_budget: (budget_ms > 0).then(|| Duration::from_millis(u64::from(budget_ms))),
                 seed,
                 solve_at_most,
                 solve_deals,
+                solve_nodes: u64::from(solve_knodes) * 1000,
                 ..Config::default()
             },
             _ => return None,
@@ -159,11 +162,14 @@ impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Computer { playouts } => write!(f, "computer({playouts} playouts)"),
-            Self::Strong { playouts, solve_at_most, solve_deals, budget_ms } => {
+            Self::Strong { playouts, solve_at_most, solve_deals, solve_knodes, budget_ms } => {
                 write!(
                     f,
                     "strong({playouts} playouts, {solve_deals} deals solved from {solve_at_most} cards"
                 )?;
+                if *solve_knodes > 0 {
+                    write!(f, ", at most {solve_knodes}k nodes")?;
+                }
                 if *budget_ms > 0 {
                     write!(f, ", at most {budget_ms} ms a decision")?;
                 }
@@ -194,6 +200,7 @@ impl FromStr for Kind {
                 playouts: Config::default().playouts,
                 solve_at_most: STRONG_SOLVE_AT_MOST,
                 solve_deals: Config::STRONG_SOLVE_DEALS,
+                solve_knodes: 0,
                 budget_ms: 0,
             }),
             "mcts" => Ok(Self::Mcts { budget: Budget::Iterations(MCTS_DEFAULT_ITERATIONS) }),
