@@ -8,20 +8,27 @@ use jass_engine::{Game, Options, Seat, Seed, Viewer};
 
 // Issue 17 point 3: easy = few playouts and no solving; normal = the default exactly
 // (the load bench's targets were measured with it); strong = the default plus
-// solving 24 deals from 24 cards left, within the same time budget.
+// solving up to 96 deals (a million solver nodes) from 24 cards left, within the
+// same time budget.
 #[test]
 fn each_levels_config_is_what_the_docs_say() {
     let d = Config::default();
     assert_eq!(Config::for_level(Level::Normal), d);
     assert_eq!(Level::default(), Level::Normal);
     assert_eq!(Config::for_level(Level::Easy), Config { playouts: 60, solve_at_most: 0, ..d });
-    assert_eq!(Config::for_level(Level::Strong), Config { solve_at_most: 24, solve_deals: 24, ..d });
+    assert_eq!(
+        Config::for_level(Level::Strong),
+        Config { solve_at_most: 24, solve_deals: 96, solve_nodes: 1_000_000, ..d }
+    );
     assert_eq!(Config::for_level(Level::Strong).time_budget, d.time_budget, "strong keeps the budget");
     // On a server's own base (its flags), a level changes only what it is about.
     let base = Config { playouts: 800, time_budget: Some(Duration::from_millis(300)), seed: 9, ..d };
     assert_eq!(base.at_level(Level::Normal), base);
     assert_eq!(base.at_level(Level::Easy), Config { playouts: 60, ..base });
-    assert_eq!(base.at_level(Level::Strong), Config { solve_at_most: 24, solve_deals: 24, ..base });
+    assert_eq!(
+        base.at_level(Level::Strong),
+        Config { solve_at_most: 24, solve_deals: 96, solve_nodes: 1_000_000, ..base }
+    );
     // Easy never asks for more playouts than the base allows.
     let tiny = Config { playouts: 10, ..d };
     assert_eq!(tiny.at_level(Level::Easy).playouts, 10);

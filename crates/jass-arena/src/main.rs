@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use clap::Parser;
 use jass_arena::{
-    Budget, Contracts, Estimate, FullMatch, Kind, MCTS_DEFAULT_ITERATIONS, Match, SeedList, Summary, Think,
-    play_full_match, play_match,
+    Budget, Contracts, Estimate, FullMatch, Kind, MCTS_DEFAULT_ITERATIONS, Match, STRONG_SOLVE_KNODES,
+    SeedList, Summary, Think, play_full_match, play_match,
 };
 use jass_engine::Contract;
 
@@ -61,9 +61,13 @@ struct Cli {
     /// in the hands on.
     #[arg(long, default_value_t = jass_arena::STRONG_SOLVE_AT_MOST)]
     solve_at_most: u32,
-    /// Deals a `strong` player solves per decision.
+    /// Deals a `strong` player solves per decision, at most.
     #[arg(long, default_value_t = jass_ai::Config::STRONG_SOLVE_DEALS)]
     solve_deals: u32,
+    /// Solver nodes per decision of a `strong` player in thousands, at most (0: no
+    /// cap): a work budget that reproduces.
+    #[arg(long, default_value_t = STRONG_SOLVE_KNODES)]
+    solve_knodes: u32,
     /// UCT iterations per determinization of an `mcts` player (15 × tricks left
     /// determinizations per card); reproducible.
     #[arg(long, default_value_t = MCTS_DEFAULT_ITERATIONS)]
@@ -89,7 +93,7 @@ fn with_budget(kind: Kind, cli: &Cli) -> Kind {
             playouts: cli.playouts,
             solve_at_most: cli.solve_at_most,
             solve_deals: cli.solve_deals,
-            solve_knodes: 0,
+            solve_knodes: cli.solve_knodes,
             budget_ms: 0,
         },
         Kind::Mcts { .. } => {

@@ -200,7 +200,7 @@ impl FromStr for Kind {
                 playouts: Config::default().playouts,
                 solve_at_most: STRONG_SOLVE_AT_MOST,
                 solve_deals: Config::STRONG_SOLVE_DEALS,
-                solve_knodes: 0,
+                solve_knodes: STRONG_SOLVE_KNODES,
                 budget_ms: 0,
             }),
             "mcts" => Ok(Self::Mcts { budget: Budget::Iterations(MCTS_DEFAULT_ITERATIONS) }),
@@ -215,6 +215,10 @@ impl FromStr for Kind {
 /// Where the `strong` player starts solving by default: the table's strong level
 /// ([`jass_ai::Level::Strong`]), so the arena measures what hosts get.
 pub const STRONG_SOLVE_AT_MOST: u32 = Config::STRONG_SOLVE_AT_MOST;
+
+/// The strong level's node cap per decision, in thousands.
+#[allow(clippy::cast_possible_truncation)]
+pub const STRONG_SOLVE_KNODES: u32 = (Config::STRONG_SOLVE_NODES / 1000) as u32;
 
 /// A random legal card.
 struct RandomPlayer(Xoshiro256PlusPlus);

@@ -88,7 +88,9 @@ fn command_takes_each_players_own_budget() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("strong(100 playouts, 2 deals solved from 12 cards) vs strong(50 playouts"),
+        text.contains(
+            "strong(100 playouts, 2 deals solved from 12 cards, at most 1000k nodes) vs strong(50 playouts"
+        ),
         "{text}"
     );
     // A wall-time budget is named, since the play it gives does not reproduce.
@@ -97,7 +99,7 @@ fn command_takes_each_players_own_budget() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "strong(100 playouts, 2 deals solved from 12 cards, at most 100 ms a decision) vs rules"
+            "strong(100 playouts, 2 deals solved from 12 cards, at most 1000k nodes, at most 100 ms a decision) vs rules"
         ),
         "{text}"
     );

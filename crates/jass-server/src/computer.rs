@@ -360,11 +360,11 @@ mod tests {
         let strong = |waiting| Budget { base: base.at_level(Level::Strong), min: 200, waiting };
         assert_eq!(
             (strong(0).shrunk(), strong(0).solve_deals()),
-            ((2_000, Some(Duration::from_millis(300)), false), 24)
+            ((2_000, Some(Duration::from_millis(300)), false), 96)
         );
         assert_eq!(
             (strong(3).shrunk(), strong(3).solve_deals()),
-            ((500, Some(Duration::from_millis(75)), true), 6)
+            ((500, Some(Duration::from_millis(75)), true), 24)
         );
         assert_eq!(strong(10_000).solve_deals(), 1);
         assert_eq!(base.at_level(Level::Normal), base);
