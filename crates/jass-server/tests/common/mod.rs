@@ -463,6 +463,11 @@ pub async fn play_until(human: &mut Client, mut stop: impl FnMut(&jass_engine::S
             Some(m) => match human.request(m).await {
                 // A computer moved in between (a Stöck or a bedanke): look again.
                 Ok(()) | Err(ErrorCode::Stale | ErrorCode::NotYourTurn) => {}
+                // A computer's bedanke ended the game first: wait for the view that
+                // says so.
+                Err(ErrorCode::GameOver) => {
+                    human.wait_view(|v| v.game.as_ref().is_some_and(|g| g.result.is_some())).await;
+                }
                 Err(e) => panic!("the human's move was refused: {e:?}"),
             },
             None => {
