@@ -45,6 +45,7 @@
 //! game.apply(seat, action, || Seed([4; 32])).unwrap();
 //! ```
 
+pub mod choice;
 mod knowledge;
 mod memory;
 mod rollout;
@@ -61,6 +62,7 @@ use jass_engine::{
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
+use crate::choice::Choice;
 use crate::memory::Memory;
 use crate::rollout::Position;
 use crate::sample::Constraints;
@@ -92,6 +94,10 @@ pub struct Config {
     /// on the work that, unlike the time budget, reproduces, so cheap positions can
     /// take many deals and dear ones stop early.
     pub solve_nodes: u64,
+    /// Weigh the sampled deals by what the contract choice and any push say of the
+    /// hands of the seats that made them ([`choice`]): a deal is kept with the
+    /// probability that those seats would have decided as they did with its hands.
+    pub infer_choice: bool,
 }
 
 impl Default for Config {
@@ -104,6 +110,7 @@ impl Default for Config {
             solve_at_most: 0,
             solve_deals: 24,
             solve_nodes: 0,
+            infer_choice: false,
         }
     }
 }
@@ -341,6 +348,7 @@ impl Computer {
             .or_else(|| {
                 Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, false, small)
             })?;
+        let choice = if self.config.infer_choice { Choice::of(view) } else { None };
         let cards: Vec<Card> = legal.iter().collect();
         let me = self.seat.team();
         let mut sums = vec![0i64; cards.len()];
@@ -372,7 +380,7 @@ impl Computer {
                         break;
                     }
                     let started = Instant::now();
-                    let Some(hands) = constraints.sample(&mut rng) else { continue };
+                    let Some(hands) = self.draw(&constraints, choice.as_ref(), &mut rng) else { continue };
                     let pos = jass_solver::Position {
                         hands,
                         trick,
@@ -405,7 +413,7 @@ impl Computer {
             if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
                 break;
             }
-            let Some(hands) = constraints.sample(&mut rng) else { continue };
+            let Some(hands) = self.draw(&constraints, choice.as_ref(), &mut rng) else { continue };
             let position = Position {
                 hands,
                 trick,
@@ -422,6 +430,42 @@ impl Computer {
         }
         let best = sums.iter().enumerate().max_by_key(|(i, s)| (**s, std::cmp::Reverse(*i)))?.0;
         cards.get(best).copied()
+    }
+}
+
+/// Draws for one deal when weighing deals by the contract choice, at most; then the
+/// likeliest of them is taken. Half the deals are kept on average at the first draw
+/// or two, so this bounds only choices the estimate finds unlikely for every deal.
+const CHOICE_DRAWS: u32 = 64;
+
+impl Computer {
+    /// A deal of the unseen cards: uniform over those consistent with the memory, or
+    /// with `choice`, kept with the probability that the seats who chose and pushed
+    /// would have decided as they did holding its cards.
+    fn draw<R: rand::RngExt + ?Sized>(
+        &self,
+        constraints: &Constraints,
+        choice: Option<&Choice>,
+        rng: &mut R,
+    ) -> Option<[CardSet; 4]> {
+        let Some(choice) = choice else { return constraints.sample(rng) };
+        let mut likeliest: Option<(f64, [CardSet; 4])> = None;
+        for _ in 0..CHOICE_DRAWS {
+            let Some(hands) = constraints.sample(rng) else { break };
+            // The hands as dealt: what each seat holds and what it was seen to play.
+            let dealt: [Option<CardSet>; 4] = std::array::from_fn(|i| {
+                let hand = hands[i] | self.memory.played_by[i];
+                (hand.len() == 9 && (hands[i] & self.memory.played_by[i]).is_empty()).then_some(hand)
+            });
+            let p = choice.likelihood(self.seat, &dealt, &self.options, self.config.push_below);
+            if rng.random::<f64>() < p {
+                return Some(hands);
+            }
+            if likeliest.is_none_or(|(q, _)| p > q) {
+                likeliest = Some((p, hands));
+            }
+        }
+        likeliest.map(|(_, hands)| hands)
     }
 }
 
@@ -448,4 +492,57 @@ const fn splitmix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use jass_engine::{Action, CardSet, Contract, Game, Options, Preset, Seat, Suit, Viewer};
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    use super::{Computer, Config, Constraints};
+    use crate::choice::Choice;
+
+    /// Weighing by the contract choice moves the chosen trumps into the declarer's
+    /// sampled hands: the forehand chose hearts holding six of them, and an opponent's
+    /// samples give it far more hearts than a uniform draw does.
+    #[test]
+    fn weighed_deals_give_the_declarer_its_trumps() -> Result<(), String> {
+        let options = Options::preset(Preset::To1000);
+        let parse = |s: &str| s.parse::<CardSet>().map_err(|e| format!("{e:?}"));
+        let hands = [
+            parse("S6 S7 S8 D6 D7 D8 C6 C7 C8")?,
+            parse("HJ H9 HA HK HQ HT SA DA CA")?,
+            parse("H6 H7 S9 ST SJ D9 DT DJ C9")?,
+            parse("H8 SQ SK DQ DK CT CJ CQ CK")?,
+        ];
+        let mut game = Game::with_hands(options, Seat::ALL[0], hands, Seat::ALL[1], [0, 0])
+            .map_err(|e| e.to_string())?;
+        game.apply(Seat::ALL[1], Action::Choose { contract: Contract::Hearts }, || {
+            jass_engine::Seed([1; 32])
+        })
+        .map_err(|e| e.to_string())?;
+        let me = Seat::ALL[0];
+        let view = game.view(Viewer::Seat(me));
+        let mut computer = Computer::new(me, options, Config::default());
+        computer.observe(&view);
+        let constraints = Constraints::new(me, view.hand, view.hand_counts, &computer.memory, true, false)
+            .ok_or("no constraints")?;
+        let choice = Choice::of(&view).ok_or("no choice")?;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let hearts = |choice: Option<&Choice>, rng: &mut Xoshiro256PlusPlus| -> Result<f64, String> {
+            let mut sum = 0;
+            for _ in 0..400 {
+                let deal = computer.draw(&constraints, choice, rng).ok_or("no deal")?;
+                sum += deal[1].suit_bits(Suit::Hearts).count_ones();
+            }
+            Ok(f64::from(sum) / 400.0)
+        };
+        let uniform = hearts(None, &mut rng)?;
+        let weighed = hearts(Some(&choice), &mut rng)?;
+        // Uniform: 9 hearts among 27 unseen cards, a third to each seat.
+        assert!((uniform - 3.0).abs() < 0.3, "uniform {uniform}");
+        assert!(weighed > 4.0, "weighed {weighed}");
+        Ok(())
+    }
 }

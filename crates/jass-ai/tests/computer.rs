@@ -33,10 +33,21 @@ fn decisions_depend_only_on_the_seats_view() {
 }
 
 /// Issue 17 point 3: the same with every sampled deal solved exactly (the strong
-/// player's late-round search).
+/// player's late-round search) and the deals weighed by the contract choice.
 #[test]
 fn solved_decisions_depend_only_on_the_seats_view() {
-    views_only(|seed| Config { solve_at_most: 20, solve_deals: 4, ..config(seed) }, 30, 15, 50);
+    views_only(
+        |seed| Config { solve_at_most: 20, solve_deals: 4, infer_choice: true, ..config(seed) },
+        30,
+        15,
+        50,
+    );
+}
+
+/// The same with the deals weighed by the contract choice and played out.
+#[test]
+fn decisions_weighing_the_contract_choice_depend_only_on_the_seats_view() {
+    views_only(|seed| Config { infer_choice: true, ..config(seed) }, 30, 15, 50);
 }
 
 fn views_only(config: impl Fn(u64) -> Config, cases: u64, min_differing: usize, min_compared: usize) {

@@ -167,7 +167,9 @@ pub use full::{
 };
 pub use mcts::{Budget, DETERMINIZATIONS_PER_TRICK, Mcts};
 pub use oracle::{ORACLE_PLAYOUTS, ORACLE_SOLVE_AT_MOST, Oracle};
-pub use players::{Kind, MCTS_DEFAULT_ITERATIONS, Player, STRONG_SOLVE_AT_MOST, STRONG_SOLVE_KNODES, Seated};
+pub use players::{
+    Kind, MCTS_DEFAULT_ITERATIONS, Player, STRONG_SOLVE_AT_MOST, STRONG_SOLVE_KNODES, Seated, Strong,
+};
 pub use rules::Rules;
 pub use seeds::{CLAIM_SEED, CLAIM_SEEDS, SeedList, TUNING_SEED, TUNING_SEEDS, choose_seed};
 pub use stats::{Estimate, Summary};

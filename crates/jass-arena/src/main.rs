@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::Parser;
 use jass_arena::{
     Budget, Contracts, Estimate, FullMatch, Kind, MCTS_DEFAULT_ITERATIONS, Match, STRONG_SOLVE_KNODES,
-    SeedList, Summary, Think, play_full_match, play_match,
+    SeedList, Strong, Summary, Think, play_full_match, play_match,
 };
 use jass_engine::Contract;
 
@@ -19,8 +19,8 @@ struct Cli {
     /// strong, mcts or oracle (all-seeing); a
     /// player's own budget after a colon overrides the flags below for it alone, e.g.
     /// `strong:playouts=10000,solve=24,deals=32` or `mcts:iterations=5000` (keys:
-    /// playouts, solve, deals, knodes (solver nodes a decision in thousands), iterations,
-    /// ms; `strong:ms=100` gives the strong
+    /// playouts, solve, deals, knodes (solver nodes a decision in thousands), infer (1:
+    /// deals weighed by the contract choice), iterations, ms; `strong:ms=100` gives the strong
     /// player the table's wall-time budget per decision, which does not reproduce).
     #[arg(long, default_value = "computer")]
     a: String,
@@ -89,13 +89,13 @@ struct Cli {
 fn with_budget(kind: Kind, cli: &Cli) -> Kind {
     match kind {
         Kind::Computer { .. } => Kind::Computer { playouts: cli.playouts },
-        Kind::Strong { .. } => Kind::Strong {
+        Kind::Strong(s) => Kind::Strong(Strong {
             playouts: cli.playouts,
             solve_at_most: cli.solve_at_most,
             solve_deals: cli.solve_deals,
             solve_knodes: cli.solve_knodes,
-            budget_ms: 0,
-        },
+            ..s
+        }),
         Kind::Mcts { .. } => {
             Kind::Mcts { budget: cli.mcts_ms.map_or(Budget::Iterations(cli.mcts_iterations), Budget::Millis) }
         }
@@ -116,26 +116,18 @@ fn player(spec: &str, cli: &Cli) -> Result<Kind, String> {
         let v: u32 = value.parse().map_err(|_| format!("{item:?}: a whole number expected"))?;
         kind = match (kind, key) {
             (Kind::Computer { .. }, "playouts") => Kind::Computer { playouts: v },
-            (Kind::Strong { solve_at_most, solve_deals, solve_knodes, budget_ms, .. }, "playouts") => {
-                Kind::Strong { playouts: v, solve_at_most, solve_deals, solve_knodes, budget_ms }
-            }
-            (
-                Kind::Strong {
-                    playouts,
-                    mut solve_at_most,
-                    mut solve_deals,
-                    mut solve_knodes,
-                    mut budget_ms,
-                },
-                key,
-            ) if matches!(key, "solve" | "deals" | "knodes" | "ms") => {
+            (Kind::Strong(mut s), key)
+                if matches!(key, "playouts" | "solve" | "deals" | "knodes" | "ms" | "infer") =>
+            {
                 match key {
-                    "solve" => solve_at_most = v,
-                    "deals" => solve_deals = v,
-                    "knodes" => solve_knodes = v,
-                    _ => budget_ms = v,
+                    "playouts" => s.playouts = v,
+                    "solve" => s.solve_at_most = v,
+                    "deals" => s.solve_deals = v,
+                    "knodes" => s.solve_knodes = v,
+                    "ms" => s.budget_ms = v,
+                    _ => s.infer = v != 0,
                 }
-                Kind::Strong { playouts, solve_at_most, solve_deals, solve_knodes, budget_ms }
+                Kind::Strong(s)
             }
             (Kind::Mcts { .. }, "iterations") => Kind::Mcts { budget: Budget::Iterations(v) },
             (Kind::Mcts { .. }, "ms") => Kind::Mcts { budget: Budget::Millis(v) },

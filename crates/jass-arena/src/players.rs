@@ -18,6 +18,42 @@ use crate::mcts::{Budget, Mcts};
 use crate::oracle::{ORACLE_PLAYOUTS, ORACLE_SOLVE_AT_MOST, Oracle};
 use crate::rules::Rules;
 
+/// The settings of the `strong` player.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct Strong {
+    /// Playouts per decision before the solver takes over.
+    pub playouts: u32,
+    /// Cards left in the hands (all four) from which on deals are solved.
+    pub solve_at_most: u32,
+    /// Deals solved per decision.
+    pub solve_deals: u32,
+    /// Solver nodes per decision in thousands, at most (0: no cap).
+    pub solve_knodes: u32,
+    /// Wall time per decision in ms, checked between sampled deals as at the
+    /// table (0: none, so the play reproduces; with a budget it does not).
+    pub budget_ms: u32,
+    /// Weigh sampled deals by what the contract choice says of the hands
+    /// (`jass_ai::Config::infer_choice`).
+    pub infer: bool,
+}
+
+impl Strong {
+    /// The table's strong level ([`jass_ai::Level::Strong`]), so the arena measures
+    /// what hosts get.
+    #[must_use]
+    pub fn level() -> Self {
+        let level = Config::for_level(jass_ai::Level::Strong);
+        Self {
+            playouts: level.playouts,
+            solve_at_most: level.solve_at_most,
+            solve_deals: level.solve_deals,
+            solve_knodes: STRONG_SOLVE_KNODES,
+            budget_ms: 0,
+            infer: level.infer_choice,
+        }
+    }
+}
+
 /// A card player for one seat. The arena asks it for a card only when its seat is to
 /// play one; the contract is chosen by the match's common chooser, not by the player,
 /// so a comparison measures card play alone.
@@ -44,19 +80,7 @@ pub enum Kind {
     },
     /// The computer that solves each sampled deal exactly once at most `solve_at_most`
     /// cards are left in the hands, and plays out at random before (issue 17 point 3).
-    Strong {
-        /// Playouts per decision before the solver takes over.
-        playouts: u32,
-        /// Cards left in the hands (all four) from which on deals are solved.
-        solve_at_most: u32,
-        /// Deals solved per decision.
-        solve_deals: u32,
-        /// Solver nodes per decision in thousands, at most (0: no cap).
-        solve_knodes: u32,
-        /// Wall time per decision in ms, checked between sampled deals as at the
-        /// table (0: none, so the play reproduces; with a budget it does not).
-        budget_ms: u32,
-    },
+    Strong(Strong),
     /// The published reference: JassTheRipper's determinized MCTS ([`Mcts`]).
     Mcts {
         /// Iterations per determinization, or wall time per card.
@@ -114,13 +138,14 @@ impl Kind {
     pub fn computer(self, seat: Seat, options: Options, seed: u64) -> Option<Computer> {
         let config = match self {
             Self::Computer { playouts } => Config { playouts, time_budget: None, seed, ..Config::default() },
-            Self::Strong { playouts, solve_at_most, solve_deals, solve_knodes, budget_ms } => Config {
-                playouts,
-                time_budget: (budget_ms > 0).then(|| Duration::from_millis(u64::from(budget_ms))),
+            Self::Strong(s) => Config {
+                playouts: s.playouts,
+                time_budget: (s.budget_ms > 0).then(|| Duration::from_millis(u64::from(s.budget_ms))),
                 seed,
-                solve_at_most,
-                solve_deals,
-                solve_nodes: u64::from(solve_knodes) * 1000,
+                solve_at_most: s.solve_at_most,
+                solve_deals: s.solve_deals,
+                solve_nodes: u64::from(s.solve_knodes) * 1000,
+                infer_choice: s.infer,
                 ..Config::default()
             },
             _ => return None,
@@ -135,7 +160,7 @@ impl Kind {
             }
             Self::Rules => Box::new(Rules::new(seat)),
             Self::Challenge => Box::new(Challenge::new(seat, seed)),
-            Self::Computer { .. } | Self::Strong { .. } => match self.computer(seat, options, seed) {
+            Self::Computer { .. } | Self::Strong(_) => match self.computer(seat, options, seed) {
                 Some(c) => Box::new(ComputerPlayer(c)),
                 None => Box::new(RandomPlayer(Xoshiro256PlusPlus::seed_from_u64(seed))),
             },
@@ -151,7 +176,7 @@ impl Kind {
             Self::Rules => "rules",
             Self::Challenge => "challenge",
             Self::Computer { .. } => "computer",
-            Self::Strong { .. } => "strong",
+            Self::Strong(_) => "strong",
             Self::Mcts { .. } => "mcts",
             Self::Oracle { .. } => "oracle",
         }
@@ -162,16 +187,20 @@ impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Computer { playouts } => write!(f, "computer({playouts} playouts)"),
-            Self::Strong { playouts, solve_at_most, solve_deals, solve_knodes, budget_ms } => {
+            Self::Strong(s) => {
                 write!(
                     f,
-                    "strong({playouts} playouts, {solve_deals} deals solved from {solve_at_most} cards"
+                    "strong({} playouts, {} deals solved from {} cards",
+                    s.playouts, s.solve_deals, s.solve_at_most
                 )?;
-                if *solve_knodes > 0 {
-                    write!(f, ", at most {solve_knodes}k nodes")?;
+                if s.solve_knodes > 0 {
+                    write!(f, ", at most {}k nodes", s.solve_knodes)?;
                 }
-                if *budget_ms > 0 {
-                    write!(f, ", at most {budget_ms} ms a decision")?;
+                if s.budget_ms > 0 {
+                    write!(f, ", at most {} ms a decision", s.budget_ms)?;
+                }
+                if s.infer {
+                    f.write_str(", deals weighed by the contract choice")?;
                 }
                 f.write_str(")")
             }
@@ -196,13 +225,7 @@ impl FromStr for Kind {
             "rules" => Ok(Self::Rules),
             "challenge" => Ok(Self::Challenge),
             "computer" => Ok(Self::Computer { playouts: Config::default().playouts }),
-            "strong" => Ok(Self::Strong {
-                playouts: Config::default().playouts,
-                solve_at_most: STRONG_SOLVE_AT_MOST,
-                solve_deals: Config::STRONG_SOLVE_DEALS,
-                solve_knodes: STRONG_SOLVE_KNODES,
-                budget_ms: 0,
-            }),
+            "strong" => Ok(Self::Strong(Strong::level())),
             "mcts" => Ok(Self::Mcts { budget: Budget::Iterations(MCTS_DEFAULT_ITERATIONS) }),
             "oracle" => Ok(Self::Oracle { solve_at_most: ORACLE_SOLVE_AT_MOST, playouts: ORACLE_PLAYOUTS }),
             other => Err(format!(
