@@ -26,9 +26,10 @@
 //! - **Cards** (R5): a forced card at once; otherwise determinized sampling: deals of
 //!   the unseen cards consistent with the memory (declared Weis whose cards stay
 //!   hidden included), drawn exactly uniformly over such deals, and for each
-//!   deal every legal card
-//!   is played out at random to the end of the round; the card with the best mean
-//!   point difference for its team is played.
+//!   deal every legal card is played out at random to the end of the round (the
+//!   engine's allocation-free [`RoundInPlay`]); the card with the best mean point
+//!   difference for its team is played. With [`Config::infer_choice`] the deals are
+//!   weighed by what the contract choice and a push say of the hands ([`choice`]).
 //!
 //! A decision costs a bounded number of playouts ([`Config::playouts`]) and at most
 //! [`Config::time_budget`] of wall time. Given the seed and the views it was shown,
@@ -48,7 +49,6 @@
 pub mod choice;
 mod knowledge;
 mod memory;
-mod rollout;
 mod sample;
 
 pub use knowledge::SeatKnowledge;
@@ -56,15 +56,14 @@ pub use knowledge::SeatKnowledge;
 use std::time::{Duration, Instant};
 
 use jass_engine::{
-    Action, Card, CardSet, Contract, End, Options, Phase, Rank, Seat, SeatView, Team, Trick, WeisList,
-    has_stoeck, play_random,
+    Action, Card, CardSet, Contract, End, Options, Phase, Rank, RoundInPlay, Seat, SeatView, Team, Trick,
+    WeisList, has_stoeck, play_random,
 };
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use crate::choice::Choice;
 use crate::memory::Memory;
-use crate::rollout::Position;
 use crate::sample::Constraints;
 
 /// How much a computer may think, and its seed.
@@ -414,7 +413,7 @@ impl Computer {
                 break;
             }
             let Some(hands) = self.draw(&constraints, choice.as_ref(), &mut rng) else { continue };
-            let position = Position {
+            let position = RoundInPlay {
                 hands,
                 trick,
                 trick_no: view.trick.number,
@@ -422,9 +421,12 @@ impl Computer {
                 old_undenufe: self.options.old_undenufe,
                 points: view.round_points.into_inner(),
                 lost_a_trick,
+                match_bonus: self.options.fixed_rounds.is_none(),
             };
             for (i, &c) in cards.iter().enumerate() {
-                let p = position.play_out(c, &mut rng);
+                let mut after = position;
+                after.play(c);
+                let p = after.play_random(&mut rng);
                 sums[i] += i64::from(p[me.index()]) - i64::from(p[me.other().index()]);
             }
         }

@@ -27,8 +27,8 @@ use std::time::{Duration, Instant};
 
 use jass_ai::SeatKnowledge;
 use jass_engine::{
-    Card, CardSet, Contract, LAST_TRICK_BONUS, MATCH_BONUS, Options, Seat, SeatView, Trick, legal_cards,
-    tables,
+    Card, CardSet, Contract, LAST_TRICK_BONUS, MATCH_BONUS, Options, RoundInPlay, Seat, SeatView, Trick,
+    legal_cards, tables,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
@@ -328,12 +328,24 @@ impl State {
         }
     }
 
-    /// Random legal cards to the end; the card points per team.
-    pub(crate) fn play_out<R: Rng + ?Sized>(mut self, rng: &mut R) -> [u32; 2] {
-        while let Some(c) = pick(self.legal(), rng) {
-            self.play(c);
+    /// Random legal cards to the end; the card points per team. The engine's
+    /// allocation-free playout ([`RoundInPlay`]), the one the computer uses, so the
+    /// reference's time buys as many rollouts as the computer's.
+    pub(crate) fn play_out<R: Rng + ?Sized>(self, rng: &mut R) -> [u32; 2] {
+        if self.trick_no > 8 {
+            return self.points;
         }
-        self.points
+        RoundInPlay {
+            hands: self.hands,
+            trick: self.trick,
+            trick_no: self.trick_no,
+            contract: self.contract,
+            old_undenufe: self.old_undenufe,
+            points: self.points,
+            lost_a_trick: [self.tricks[1] > 0, self.tricks[0] > 0],
+            match_bonus: self.match_bonus,
+        }
+        .play_random(rng)
     }
 }
 

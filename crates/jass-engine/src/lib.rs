@@ -117,7 +117,7 @@ pub use cardset::{CardSet, Iter as CardSetIter};
 pub use contract::{Contract, Tables, card_points, set_points, tables, trumps_below};
 pub use deal::{Commitment, Deal, Seed, deal};
 pub use error::RuleError;
-pub use fast::playout::{Playout, play_random, random_hands, random_round, random_rounds};
+pub use fast::playout::{Playout, RoundInPlay, play_random, random_hands, random_round, random_rounds};
 pub use game::Game;
 pub use level::Level;
 pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, OptionsError, Preset};

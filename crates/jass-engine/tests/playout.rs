@@ -5,9 +5,10 @@ mod common;
 
 use common::*;
 use jass_engine::{
-    Action, Contract, Options, Seat, Team, play_random, random_hands, random_round, random_rounds,
+    Action, Contract, Options, RoundInPlay, Seat, Team, Trick, play_random, random_hands, random_round,
+    random_rounds, tables,
 };
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 /// `play_random`'s pick: the `below(len)`-th legal card, drawn from a word that keeps
 /// its remaining randomness (a fresh `next_u64` every eight plays).
@@ -54,6 +55,75 @@ fn play_random_agrees_with_apply() {
         matches += usize::from(s.match_bonus != [0, 0]);
     }
     assert!(matches > 0, "some playout should be a match");
+}
+
+/// `RoundInPlay::play_random` from any point of a round (a random prefix played
+/// through `Game::apply`, its tricks scored by the readable rule): the same points
+/// as `Game::apply` going on with the same numbers drawn (R4, R5, R8).
+#[test]
+fn round_in_play_agrees_with_apply() {
+    for n in 0..3000u64 {
+        let mut r = rng(1000 + n);
+        let hands = random_hands(&mut r);
+        let contract = Contract::ALL[(n % 6) as usize];
+        let leader = Seat::ALL[(n / 6 % 4) as usize];
+        let old_undenufe = n % 7 == 0;
+        // Rounds of a fixed count score no match bonus (R10).
+        let match_bonus = n % 5 != 0;
+        let options =
+            Options { old_undenufe, fixed_rounds: (!match_bonus).then_some(1), ..Options::default() };
+        let mut g = game_with(options, leader.plus(3).index() as u8, leader.index() as u8, hands, [0, 0]);
+        act(&mut g, leader, Action::Choose { contract });
+        let pts = &tables(contract, old_undenufe).points;
+        let mut state = RoundInPlay {
+            hands,
+            trick: Trick::new(leader),
+            trick_no: 0,
+            contract,
+            old_undenufe,
+            points: [0, 0],
+            lost_a_trick: [false, false],
+            match_bonus,
+        };
+        let cut = r.random_range(0..36);
+        for _ in 0..cut {
+            let s = g.to_act().unwrap();
+            let legal = g.legal_cards(s);
+            let c = legal.nth(r.random_range(0..legal.len())).unwrap();
+            act(&mut g, s, Action::play(c));
+            state.hands[s.index()] = state.hands[s.index()].without(c);
+            state.trick.push(c);
+            if state.trick.is_complete() {
+                let w = state.trick.winner(contract).unwrap();
+                let mut p: u32 = state.trick.cards().map(|c| u32::from(pts[c.index()])).sum();
+                if state.trick_no == 8 {
+                    p += 5;
+                }
+                state.points[w.team().index()] += p;
+                state.lost_a_trick[1 - w.team().index()] = true;
+                state.trick_no += 1;
+                state.trick = Trick::new(w);
+            }
+        }
+        let mut fast_rng = r.clone();
+        let fast = state.play_random(&mut fast_rng);
+        let mut summary = None;
+        let (mut word, mut plays) = (0, 0);
+        while summary.is_none() {
+            if plays % 8 == 0 {
+                word = r.next_u64();
+            }
+            plays += 1;
+            let s = g.to_act().unwrap();
+            let legal = g.legal_cards(s);
+            let c = legal.nth(below(&mut word, legal.len())).unwrap();
+            summary = summaries(&act(&mut g, s, Action::play(c))).pop();
+        }
+        let s = summary.unwrap();
+        let checked = Team::ALL.map(|t| s.card_points[t] + s.match_bonus[t]);
+        assert_eq!(fast, checked, "playout {n}: {contract} from seat {leader}, {cut} cards played");
+        assert_eq!(fast_rng.next_u32(), r.next_u32(), "same numbers drawn");
+    }
 }
 
 /// `random_round` deals nine cards each and scores 157 (257 with a match).

@@ -15,6 +15,7 @@ use crate::fast::legal::{TrumpMasks, legal_follow, legal_follow_bits};
 use crate::fast::select::{pick_index, prefix_counts, select};
 use crate::score::{LAST_TRICK_BONUS, MATCH_BONUS};
 use crate::seat::Seat;
+use crate::trick::Trick;
 
 /// The outcome of one random round.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -131,6 +132,119 @@ pub fn play_random<R: Rng + ?Sized>(
         }
     }
     points
+}
+
+/// A round in the middle of its card play, for playouts from there: a computer
+/// deciding a card plays each sampled deal on from its candidate card thousands of
+/// times a decision, so this is the fast path's, not the checked one's.
+#[derive(Copy, Clone, Debug)]
+pub struct RoundInPlay {
+    /// The cards each seat still holds (not those in `trick`).
+    pub hands: [CardSet; 4],
+    /// The trick on the table (complete tricks are gone from it).
+    pub trick: Trick,
+    /// The 0-based number of the trick on the table.
+    pub trick_no: u8,
+    /// The contract played.
+    pub contract: Contract,
+    /// Undenufe with A = 11 and 6 = 0 (R4).
+    pub old_undenufe: bool,
+    /// Card points per team so far.
+    pub points: [u32; 2],
+    /// Per team: it has lost a trick, so it can make no match (R8).
+    pub lost_a_trick: [bool; 2],
+    /// Whether taking all nine tricks scores the match bonus (R8; not in the
+    /// card-points rounds of a fixed count, R10).
+    pub match_bonus: bool,
+}
+
+impl RoundInPlay {
+    /// Plays `card` for the seat to move (trusted to be legal, as the caller chose it
+    /// from the legal cards) and scores the trick if it completes it.
+    pub fn play(&mut self, card: Card) {
+        let seat = self.trick.next_seat();
+        self.hands[seat.index()] = self.hands[seat.index()].without(card);
+        self.trick.push(card);
+        if self.trick.is_complete() {
+            let pts = &tables(self.contract, self.old_undenufe).points;
+            let winner = self.trick.winner(self.contract).unwrap_or(seat);
+            self.score(winner.team().index(), self.trick.cards().map(|c| u32::from(pts[c.index()])).sum());
+            self.trick = Trick::new(winner);
+        }
+    }
+
+    /// Counts a completed trick's `points` for `team`.
+    fn score(&mut self, team: usize, mut points: u32) {
+        if self.trick_no == 8 {
+            points += LAST_TRICK_BONUS;
+        }
+        self.points[team & 1] += points;
+        self.lost_a_trick[(team & 1) ^ 1] = true;
+        self.trick_no += 1;
+    }
+
+    /// Plays the round to its end, each seat picking a uniformly random legal card,
+    /// and returns the card points per team with the last trick's 5 and the match
+    /// bonus (R4, R5, R8). The picks are drawn as [`play_random`] draws them, a fresh
+    /// `next_u64` word every eight plays.
+    pub fn play_random<R: Rng + ?Sized>(mut self, rng: &mut R) -> [u32; 2] {
+        let pts = &tables(self.contract, self.old_undenufe).points;
+        let keys = trick_keys(self.contract);
+        let masks = TrumpMasks::new(self.contract);
+        let (mut word, mut plays) = (0u64, 0u32);
+        let mut pick_from = |set: CardSet, rng: &mut R| {
+            if plays % 8 == 0 {
+                word = rng.next_u64();
+            }
+            plays += 1;
+            pick(set, &mut word)
+        };
+        while self.trick_no < 9 {
+            let trick = self.trick;
+            let lead = trick.leader();
+            let mut cards = trick.cards();
+            let first = match cards.next() {
+                Some(c) => c,
+                None => {
+                    let hand = self.hands[lead.index()];
+                    let Some(c) = pick_from(hand, rng) else { break };
+                    self.hands[lead.index()] = hand.without(c);
+                    c
+                }
+            };
+            let led = first.suit();
+            let keys = &keys[led.index()];
+            let mut down = CardSet::single(first);
+            let mut p = u32::from(pts[first.index()]);
+            let (mut winner, mut best) = (lead, keys[first.index()]);
+            for k in 1..4 {
+                let seat = lead.plus(k);
+                let card = match cards.next() {
+                    Some(c) => c,
+                    None => {
+                        let hand = self.hands[seat.index()];
+                        let Some(c) = pick_from(legal_follow(hand, led, down, masks), rng) else { break };
+                        self.hands[seat.index()] = hand.without(c);
+                        c
+                    }
+                };
+                p += u32::from(pts[card.index()]);
+                down = down.with(card);
+                let key = keys[card.index()];
+                winner = if key > best { seat } else { winner };
+                best = best.max(key);
+            }
+            self.score(winner.team().index(), p);
+            self.trick = Trick::new(winner);
+        }
+        let mut points = self.points;
+        for (p, lost) in points.iter_mut().zip(self.lost_a_trick) {
+            if !lost && self.match_bonus {
+                *p += MATCH_BONUS;
+            }
+        }
+        points
+    }
 }
 
 /// Deals, picks a random contract and plays a random round (R4, R5, R8).
