@@ -8,8 +8,9 @@ use jass_engine::{Game, Options, Seat, Seed, Viewer};
 
 // Issue 17 point 3: easy = few playouts and no solving; normal = the default exactly
 // (the load bench's targets were measured with it); strong = the default plus
-// solving up to 96 deals (a million solver nodes) from 24 cards left, within the
-// same time budget.
+// 20,000 playouts early in a round, solving up to 96 deals (a million solver nodes)
+// from 24 cards left, and deals weighed by the contract choice, within the same
+// time budget.
 #[test]
 fn each_levels_config_is_what_the_docs_say() {
     let d = Config::default();
@@ -18,7 +19,14 @@ fn each_levels_config_is_what_the_docs_say() {
     assert_eq!(Config::for_level(Level::Easy), Config { playouts: 60, solve_at_most: 0, ..d });
     assert_eq!(
         Config::for_level(Level::Strong),
-        Config { solve_at_most: 24, solve_deals: 96, solve_nodes: 1_000_000, ..d }
+        Config {
+            playouts: 20_000,
+            solve_at_most: 24,
+            solve_deals: 96,
+            solve_nodes: 1_000_000,
+            infer_choice: true,
+            ..d
+        }
     );
     assert_eq!(Config::for_level(Level::Strong).time_budget, d.time_budget, "strong keeps the budget");
     // On a server's own base (its flags), a level changes only what it is about.
@@ -27,7 +35,14 @@ fn each_levels_config_is_what_the_docs_say() {
     assert_eq!(base.at_level(Level::Easy), Config { playouts: 60, ..base });
     assert_eq!(
         base.at_level(Level::Strong),
-        Config { solve_at_most: 24, solve_deals: 96, solve_nodes: 1_000_000, ..base }
+        Config {
+            playouts: 20_000,
+            solve_at_most: 24,
+            solve_deals: 96,
+            solve_nodes: 1_000_000,
+            infer_choice: true,
+            ..base
+        }
     );
     // Easy never asks for more playouts than the base allows.
     let tiny = Config { playouts: 10, ..d };

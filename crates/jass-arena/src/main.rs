@@ -57,6 +57,9 @@ struct Cli {
     /// Playouts per decision of the common contract chooser.
     #[arg(long, default_value_t = 2000)]
     contract_playouts: u32,
+    /// Playouts per decision of a `strong` player before it solves.
+    #[arg(long, default_value_t = jass_ai::Config::STRONG_PLAYOUTS)]
+    strong_playouts: u32,
     /// A `strong` player solves each sampled deal exactly from this many cards left
     /// in the hands on.
     #[arg(long, default_value_t = jass_arena::STRONG_SOLVE_AT_MOST)]
@@ -90,7 +93,7 @@ fn with_budget(kind: Kind, cli: &Cli) -> Kind {
     match kind {
         Kind::Computer { .. } => Kind::Computer { playouts: cli.playouts },
         Kind::Strong(s) => Kind::Strong(Strong {
-            playouts: cli.playouts,
+            playouts: cli.strong_playouts,
             solve_at_most: cli.solve_at_most,
             solve_deals: cli.solve_deals,
             solve_knodes: cli.solve_knodes,

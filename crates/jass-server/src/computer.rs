@@ -360,11 +360,11 @@ mod tests {
         let strong = |waiting| Budget { base: base.at_level(Level::Strong), min: 200, waiting };
         assert_eq!(
             (strong(0).shrunk(), strong(0).solve_deals()),
-            ((2_000, Some(Duration::from_millis(300)), false), 96)
+            ((20_000, Some(Duration::from_millis(300)), false), 96)
         );
         assert_eq!(
             (strong(3).shrunk(), strong(3).solve_deals()),
-            ((500, Some(Duration::from_millis(75)), true), 24)
+            ((5_000, Some(Duration::from_millis(75)), true), 24)
         );
         assert_eq!(strong(10_000).solve_deals(), 1);
         assert_eq!(base.at_level(Level::Normal), base);
@@ -383,7 +383,7 @@ mod tests {
         let stats = ComputerStats::default();
         for (level, playouts, solve_at_most) in [
             (Level::Easy, 60, 0),
-            (Level::Strong, 400, jass_ai::Config::STRONG_SOLVE_AT_MOST),
+            (Level::Strong, jass_ai::Config::STRONG_PLAYOUTS, jass_ai::Config::STRONG_SOLVE_AT_MOST),
             (Level::Normal, 400, 0),
         ] {
             let budget = Budget { base: base.at_level(level), min: 10, waiting: 0 };
