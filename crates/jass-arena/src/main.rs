@@ -57,8 +57,9 @@ struct Cli {
     /// Playouts per decision of the common contract chooser.
     #[arg(long, default_value_t = 2000)]
     contract_playouts: u32,
-    /// Playouts per decision of a `strong` player before it solves.
-    #[arg(long, default_value_t = jass_ai::Config::STRONG_PLAYOUTS)]
+    /// Playouts per decision of a `strong` player before it solves (the strong
+    /// level's: ten times the computer's default).
+    #[arg(long, default_value_t = jass_ai::Config::for_level(jass_ai::Level::Strong).playouts)]
     strong_playouts: u32,
     /// A `strong` player solves each sampled deal exactly from this many cards left
     /// in the hands on.

@@ -18,6 +18,27 @@ fn below(word: &mut u64, n: u32) -> u32 {
     (m >> 64) as u32
 }
 
+/// Plays the round of `g` to its end through `Game::apply`, drawing the cards as the
+/// fast playouts do (a fresh word every eight plays); its summary.
+fn finish_checked(
+    g: &mut jass_engine::Game,
+    r: &mut rand::rngs::Xoshiro256PlusPlus,
+) -> jass_engine::RoundSummary {
+    let (mut word, mut plays) = (0, 0);
+    loop {
+        if plays % 8 == 0 {
+            word = r.next_u64();
+        }
+        plays += 1;
+        let s = g.to_act().unwrap();
+        let legal = g.legal_cards(s);
+        let c = legal.nth(below(&mut word, legal.len())).unwrap();
+        if let Some(summary) = summaries(&act(g, s, Action::play(c))).pop() {
+            return summary;
+        }
+    }
+}
+
 /// Replays a random playout through `Game::apply`, drawing the same numbers, and
 /// compares the card points (with the last trick and the match bonus, before the
 /// multiplier).
@@ -36,19 +57,7 @@ fn play_random_agrees_with_apply() {
         let options = Options { old_undenufe, ..Options::default() };
         let mut g = game_with(options, leader.plus(3).index() as u8, leader.index() as u8, hands, [0, 0]);
         act(&mut g, leader, Action::Choose { contract });
-        let mut summary = None;
-        let (mut word, mut plays) = (0, 0);
-        while summary.is_none() {
-            if plays % 8 == 0 {
-                word = r.next_u64();
-            }
-            plays += 1;
-            let s = g.to_act().unwrap();
-            let legal = g.legal_cards(s);
-            let c = legal.nth(below(&mut word, legal.len())).unwrap();
-            summary = summaries(&act(&mut g, s, Action::play(c))).pop();
-        }
-        let s = summary.unwrap();
+        let s = finish_checked(&mut g, &mut r);
         let checked = Team::ALL.map(|t| s.card_points[t] + s.match_bonus[t]);
         assert_eq!(fast, checked, "playout {n}: {contract} from seat {leader}");
         assert_eq!(fast_rng.next_u32(), r.next_u32(), "same numbers drawn");
@@ -107,19 +116,7 @@ fn round_in_play_agrees_with_apply() {
         }
         let mut fast_rng = r.clone();
         let fast = state.play_random(&mut fast_rng);
-        let mut summary = None;
-        let (mut word, mut plays) = (0, 0);
-        while summary.is_none() {
-            if plays % 8 == 0 {
-                word = r.next_u64();
-            }
-            plays += 1;
-            let s = g.to_act().unwrap();
-            let legal = g.legal_cards(s);
-            let c = legal.nth(below(&mut word, legal.len())).unwrap();
-            summary = summaries(&act(&mut g, s, Action::play(c))).pop();
-        }
-        let s = summary.unwrap();
+        let s = finish_checked(&mut g, &mut r);
         let checked = Team::ALL.map(|t| s.card_points[t] + s.match_bonus[t]);
         assert_eq!(fast, checked, "playout {n}: {contract} from seat {leader}, {cut} cards played");
         assert_eq!(fast_rng.next_u32(), r.next_u32(), "same numbers drawn");

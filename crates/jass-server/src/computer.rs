@@ -383,7 +383,7 @@ mod tests {
         let stats = ComputerStats::default();
         for (level, playouts, solve_at_most) in [
             (Level::Easy, 60, 0),
-            (Level::Strong, jass_ai::Config::STRONG_PLAYOUTS, jass_ai::Config::STRONG_SOLVE_AT_MOST),
+            (Level::Strong, 4_000, jass_ai::Config::STRONG_SOLVE_AT_MOST),
             (Level::Normal, 400, 0),
         ] {
             let budget = Budget { base: base.at_level(level), min: 10, waiting: 0 };
