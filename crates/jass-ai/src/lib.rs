@@ -125,9 +125,10 @@ impl Config {
     pub const EASY_PLAYOUTS: u32 = 60;
     /// Playouts per decision at [`Level::Strong`] before it solves, as a multiple of
     /// the normal budget (20,000 on the default 2,000): with the engine's
-    /// allocation-free playouts that costs a few milliseconds a card. Together with [`Config::infer_choice`], against the strong level of
-    /// 2,000 playouts and uniform deals, on 1,000 tuning deals (master 17): +2.4
-    /// points a round (+1.2 .. +3.6); the choice alone gave +0.3 (−0.9 .. +1.6).
+    /// allocation-free playouts that costs a few milliseconds a card. Together with
+    /// [`Config::infer_choice`], against the strong level of 2,000 playouts and
+    /// uniform deals, on 1,000 tuning deals (master 17): +2.4 points a round
+    /// (+1.2 .. +3.6); the choice alone gave +0.3 (−0.9 .. +1.6).
     pub const STRONG_PLAYOUT_FACTOR: u32 = 10;
     /// Cards left in the hands from which [`Level::Strong`] solves each sampled deal.
     pub const STRONG_SOLVE_AT_MOST: u32 = 24;
@@ -143,9 +144,10 @@ impl Config {
     /// The settings of a level on top of `self`, the normal budget (the server's is
     /// set by its flags): easy caps the playouts at [`Config::EASY_PLAYOUTS`] and
     /// never solves; normal is `self`; strong plays out
-    /// [`Config::STRONG_PLAYOUT_FACTOR`] times the playouts early in a round, solves from [`Config::STRONG_SOLVE_AT_MOST`] cards, up to
-    /// [`Config::STRONG_SOLVE_DEALS`] deals and [`Config::STRONG_SOLVE_NODES`] nodes,
-    /// and weighs its deals by the contract choice, still within the time budget.
+    /// [`Config::STRONG_PLAYOUT_FACTOR`] times the playouts early in a round, solves
+    /// from [`Config::STRONG_SOLVE_AT_MOST`] cards, up to [`Config::STRONG_SOLVE_DEALS`]
+    /// deals and [`Config::STRONG_SOLVE_NODES`] nodes, and weighs its deals by the
+    /// contract choice, still within the time budget.
     #[must_use]
     pub const fn at_level(self, level: Level) -> Self {
         match level {
@@ -449,8 +451,8 @@ impl Computer {
 }
 
 /// Draws for one deal when weighing deals by the contract choice, at most; then the
-/// likeliest of them is taken. Half the deals are kept on average at the first draw
-/// or two, so this bounds only choices the estimate finds unlikely for every deal.
+/// likeliest of them is taken. It bounds the cost of choices the estimate finds
+/// unlikely for every deal.
 const CHOICE_DRAWS: u32 = 64;
 
 impl Computer {
