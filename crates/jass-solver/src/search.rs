@@ -98,7 +98,7 @@ impl<'a> Search<'a> {
         for card in pos.trick.cards() {
             advance(rules, &mut root, rules.to_int(card.index()));
         }
-        table.next_solve();
+        table.next_solve(hands.iter().map(|h| h.count_ones()).sum());
         Self {
             rules,
             max: max.index(),
