@@ -24,8 +24,11 @@ impl Moves {
     }
 }
 
-/// The legal cards worth searching (card indices), best guess first; `first`, if
-/// among them, goes before all.
+/// No card: a search index is below 36.
+pub(crate) const NO_CARD: u8 = 0xFF;
+
+/// The legal cards worth searching (card indices), best guess first; the cards of
+/// `first` (`NO_CARD` for none), those among them, go before all, in that order.
 #[inline]
 pub(crate) fn moves(
     rules: &Rules,
@@ -34,7 +37,7 @@ pub(crate) fn moves(
     live: u64,
     cur: &Cur,
     seat: usize,
-    first: Option<u8>,
+    first: [u8; 2],
 ) -> Moves {
     let mut out = Moves { keys: [0; 9], len: 0 };
     let beat = if cur.len == 1 || cur.len == 2 { best_power(rules, hands, cur, seat) } else { 0 };
@@ -62,8 +65,10 @@ pub(crate) fn moves(
                     continue;
                 }
             }
-            let s = if first == Some(card) {
+            let s = if first[0] == card {
                 0xF_FFFF
+            } else if first[1] == card {
+                0xF_FFFE
             } else {
                 let sc = if cur.len == 0 {
                     lead_score(rules, usize::from(card), &lead, k)
