@@ -130,7 +130,7 @@ impl<'a> Search<'a> {
     fn killer_slot(&self, cur: &Cur, seat: usize, held: bool) -> usize {
         let at = self.left as usize * 4 + seat;
         if cur.len == 0 {
-            return at;
+            return at * KILLER_KINDS;
         }
         let winner = usize::from(cur.win + 4 - seat as u8) & 3;
         at * KILLER_KINDS + (usize::from(cur.led) * 4 + winner) * 2 + usize::from(held) + 1
