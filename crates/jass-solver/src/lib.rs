@@ -41,52 +41,48 @@
 //! - **Equivalent cards** (`order`): two cards of one hand, of one suit, with equal
 //!   points and no card still in play between them, lead to the same results, so only
 //!   one is searched.
-//! - **Move ordering** (`order`): the table's best lead first; leads that cash a
-//!   top card, then low leads to the partner's top card, then low leads into the
-//!   opponents' top card, and a lead an opponent can ruff last. After the lead, a
-//!   card that takes the trick and that no seat still to play beats (the cheapest
-//!   such), points onto a partner's sure trick, else cheap cards; so cut-offs come
-//!   early (at a lead about 80 % come from the first card, 85-90 % elsewhere).
+//! - **Move ordering** (`order`): the table's best lead first, then the killer
+//!   (below); leads that cash a top card, then low leads to the partner's top card,
+//!   then low leads into the opponents' top card, and a lead an opponent can ruff
+//!   last. After the lead, a card that takes the trick and that no seat still to
+//!   play beats (the cheapest such), points onto a partner's sure trick, else cheap
+//!   cards.
+//! - **Killers** (`search`): per cards left and seat to move (and mid-trick per suit
+//!   led, seat whose card holds the trick and whether it can still be beaten), the
+//!   card that last cut off a search there is tried right after the table's lead: a
+//!   card that refuted one line often refutes its siblings. With them 94 % of the
+//!   cut-offs at a lead and 97 % mid-trick come from the first card searched (28
+//!   cards), and solves from 24 cards visit 41 % fewer nodes, from 32 cards 64 %.
 //! - **Cheap nodes**: hands are bit masks indexed by suit and place in the
 //!   contract's order, so higher cards are higher bits and the key and moves need
 //!   no translation; the key's per-suit packing is a table-driven 9-bit compress;
 //!   the trick is a few bytes; the per-contract tables (`rules`) are built once; no
-//!   allocation in the search.
+//!   allocation in the search. A solve indexes only as much of the table as its size
+//!   can fill (`table`), so a small solve's probes stay in the core's cache.
 //!
 //! # Speed
 //! One core of a shared, busy machine (times are noisy; node counts are exact for a
 //! seed). `cargo run --release -p jass-solver --example solve -- --cards
-//! 12,16,20,24 --n 1000` (then `--cards 28 --n 200`, `--cards 32 --n 100 --budget
-//! 120`, `--cards 36 --n 30 --budget 180`), median / p99 and nodes per solve:
+//! 12,16,20,24 --n 1000` (then `--cards 28 --n 200`, `--cards 32 --n 60`, `--cards
+//! 36 --n 20 --budget 400`), median / p99 and nodes per solve (the medians of five
+//! runs up to 24 cards; the last two tricks' lines are not counted as nodes):
 //!
 //! | cards | median | p99 | nodes |
 //! |---|---|---|---|
-//! | 12 | 0.007 ms | 0.023 ms | 164 |
-//! | 16 | 0.037 ms | 0.19 ms | 1,218 |
-//! | 20 | 0.22 ms | 1.8 ms | 9,420 |
-//! | 24 | 1.4 ms | 19 ms | 67,018 |
-//! | 28 | 15 ms | 320 ms | 684,330 |
-//! | 32 | 140 ms | 8.3 s | 8.5 M |
-//! | 36 | about 24 s (10 deals) | | 310 M |
+//! | 12 | 0.005 ms | 0.014 ms | 35 |
+//! | 16 | 0.027 ms | 0.12 ms | 332 |
+//! | 20 | 0.14 ms | 1.0 ms | 2,497 |
+//! | 24 | 0.78 ms | 8.2 ms | 18,205 |
+//! | 28 | 7.8 ms | 132 ms | 182,246 |
+//! | 32 | 36 ms | 1.7 s | 2.2 M |
+//! | 36 | 2.7 s (p95 12.7 s) | | 42 M |
 //!
-//! Before and after issue 17's speed work, the same positions run one after the
-//! other (`--cards 16,20,24 --n 300`; `--cards 28 --n 100`), median / p99: 16 cards
-//! 0.062 / 2.1 -> 0.038 / 0.16 ms, 20 cards 0.27 / 2.1 -> 0.17 / 1.4 ms, 24 cards
-//! 1.7 / 32 -> 1.0 / 16 ms, 28 cards 20 / 300 -> 12.5 / 207 ms; callgrind on
-//! `--cards 24 --n 100` 3.25 -> 1.99 G instructions. (Node counts are not
-//! comparable across the two-trick search, which visits more, cheaper nodes.) The
-//! issue 17 targets (whole deal median 5 ms, p99 100 ms; at most 20 cards p99 1 ms)
-//! are not reached: a whole deal takes tens of seconds, and the tree, not the cost
-//! of a node, is what has to shrink (winning-rank partitions of the table are the
-//! next step).
-//!
-//! Since then the last two tricks are valued by nested loops rather than searched
-//! (callgrind, same run: 20 cards 851 -> 760 M instructions, 24 cards 1,993 -> 1,831
-//! M), and the node counts leave them out (20 cards: 3,432 nodes for the search
-//! above's 8,942). Whole deals with the contract the table's computer chooses
-//! (`jass-arena`'s `solve_dealt` example) take a median 228 ms, a hundred times less
-//! than with a random contract, but p95 49 s: the tail is what stays far from the
-//! targets.
+//! Whole deals with the contract the table's computer chooses (`jass-arena`'s
+//! `solve_dealt` example, 30 claim deals) take a median 107 ms, p95 8.4 s: the slow
+//! ones are trump contracts at 7–8 zero-window searches and 30–100 M nodes. The
+//! issue 17 targets for whole deals (median 5 ms, p99 100 ms) are far; the tree, not
+//! the cost of a node, has to shrink (winning-rank partitions of the table are the
+//! next step). docs/benchmarks.md ("The solver") has each step's before and after.
 //!
 //! ```
 //! use jass_engine::{CardSet, Contract, Seat, Team, Trick};
