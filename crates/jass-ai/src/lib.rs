@@ -29,7 +29,9 @@
 //!   deal every legal card is played out at random to the end of the round (the
 //!   engine's allocation-free [`RoundInPlay`]); the card with the best mean point
 //!   difference for its team is played. With [`Config::infer_choice`] the deals are
-//!   weighed by what the contract choice and a push say of the hands ([`choice`]).
+//!   weighed by what the contract choice and a push say of the hands ([`choice`]);
+//!   with [`Config::informed_playouts`] every seat plays the deals out by a sensible
+//!   policy instead of at random (module `playout`).
 //!
 //! A decision costs a bounded number of playouts ([`Config::playouts`]) and at most
 //! [`Config::time_budget`] of wall time. Given the seed and the views it was shown,
@@ -49,6 +51,7 @@
 pub mod choice;
 mod knowledge;
 mod memory;
+mod playout;
 mod sample;
 
 pub use knowledge::SeatKnowledge;
@@ -98,6 +101,9 @@ pub struct Config {
     /// the probability that those seats would have decided as they did with its
     /// hands, and a deal to play out counts with that probability as its weight.
     pub infer_choice: bool,
+    /// Play the deals out by a sensible policy for every seat (module `playout`) instead
+    /// of at random.
+    pub informed_playouts: bool,
 }
 
 impl Default for Config {
@@ -111,6 +117,7 @@ impl Default for Config {
             solve_deals: 24,
             solve_nodes: 0,
             infer_choice: false,
+            informed_playouts: false,
         }
     }
 }
@@ -146,8 +153,9 @@ impl Config {
     /// never solves; normal is `self`; strong plays out
     /// [`Config::STRONG_PLAYOUT_FACTOR`] times the playouts early in a round, solves
     /// from [`Config::STRONG_SOLVE_AT_MOST`] cards, up to [`Config::STRONG_SOLVE_DEALS`]
-    /// deals and [`Config::STRONG_SOLVE_NODES`] nodes, and weighs its deals by the
-    /// contract choice, still within the time budget.
+    /// deals and [`Config::STRONG_SOLVE_NODES`] nodes, weighs its deals by the
+    /// contract choice and plays them out by a sensible policy, still within the time
+    /// budget.
     #[must_use]
     pub const fn at_level(self, level: Level) -> Self {
         match level {
@@ -164,6 +172,7 @@ impl Config {
             Level::Strong => Self {
                 playouts: self.playouts.saturating_mul(Self::STRONG_PLAYOUT_FACTOR),
                 infer_choice: true,
+                informed_playouts: true,
                 solve_at_most: Self::STRONG_SOLVE_AT_MOST,
                 solve_deals: Self::STRONG_SOLVE_DEALS,
                 solve_nodes: Self::STRONG_SOLVE_NODES,
@@ -441,7 +450,11 @@ impl Computer {
             for (i, &c) in cards.iter().enumerate() {
                 let mut after = position;
                 after.play(c);
-                let p = after.play_random(&mut rng);
+                let p = if self.config.informed_playouts {
+                    playout::play_informed(after, &mut rng)
+                } else {
+                    after.play_random(&mut rng)
+                };
                 sums[i] += weight * (f64::from(p[me.index()]) - f64::from(p[me.other().index()]));
             }
         }

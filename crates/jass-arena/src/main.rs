@@ -20,7 +20,8 @@ struct Cli {
     /// player's own budget after a colon overrides the flags below for it alone, e.g.
     /// `strong:playouts=10000,solve=24,deals=32` or `mcts:iterations=5000` (keys:
     /// playouts, solve, deals, knodes (solver nodes a decision in thousands), infer (1:
-    /// deals weighed by the contract choice), iterations, ms; `strong:ms=100` gives the strong
+    /// deals weighed by the contract choice), informed (1: deals played out by a sensible
+    /// policy), iterations, ms; `strong:ms=100` gives the strong
     /// player the table's wall-time budget per decision, which does not reproduce).
     #[arg(long, default_value = "computer")]
     a: String,
@@ -121,7 +122,7 @@ fn player(spec: &str, cli: &Cli) -> Result<Kind, String> {
         kind = match (kind, key) {
             (Kind::Computer { .. }, "playouts") => Kind::Computer { playouts: v },
             (Kind::Strong(mut s), key)
-                if matches!(key, "playouts" | "solve" | "deals" | "knodes" | "ms" | "infer") =>
+                if matches!(key, "playouts" | "solve" | "deals" | "knodes" | "ms" | "infer" | "informed") =>
             {
                 match key {
                     "playouts" => s.playouts = v,
@@ -129,6 +130,7 @@ fn player(spec: &str, cli: &Cli) -> Result<Kind, String> {
                     "deals" => s.solve_deals = v,
                     "knodes" => s.solve_knodes = v,
                     "ms" => s.budget_ms = v,
+                    "informed" => s.informed = v != 0,
                     _ => s.infer = v != 0,
                 }
                 Kind::Strong(s)

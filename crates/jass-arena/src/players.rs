@@ -35,6 +35,8 @@ pub struct Strong {
     /// Weigh sampled deals by what the contract choice says of the hands
     /// (`jass_ai::Config::infer_choice`).
     pub infer: bool,
+    /// Play deals out by a sensible policy (`jass_ai::Config::informed_playouts`).
+    pub informed: bool,
 }
 
 impl Strong {
@@ -50,6 +52,7 @@ impl Strong {
             solve_knodes: STRONG_SOLVE_KNODES,
             budget_ms: 0,
             infer: level.infer_choice,
+            informed: level.informed_playouts,
         }
     }
 }
@@ -146,6 +149,7 @@ impl Kind {
                 solve_deals: s.solve_deals,
                 solve_nodes: u64::from(s.solve_knodes) * 1000,
                 infer_choice: s.infer,
+                informed_playouts: s.informed,
                 ..Config::default()
             },
             _ => return None,
@@ -201,6 +205,9 @@ impl fmt::Display for Kind {
                 }
                 if s.infer {
                     f.write_str(", deals weighed by the contract choice")?;
+                }
+                if s.informed {
+                    f.write_str(", informed playouts")?;
                 }
                 f.write_str(")")
             }
