@@ -89,12 +89,12 @@ fn command_takes_each_players_own_budget() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "strong(100 playouts, 2 deals solved from 12 cards, at most 1000k nodes, deals weighed by the contract choice) vs strong(50 playouts"
+            "strong(100 playouts, 2 deals solved from 12 cards, at most 1000k nodes, deals weighed by the contract choice, informed playouts) vs strong(50 playouts"
         ),
         "{text}"
     );
     // A wall-time budget is named, since the play it gives does not reproduce.
-    let out = run("strong:playouts=100,solve=12,deals=2,ms=100,infer=0", "rules");
+    let out = run("strong:playouts=100,solve=12,deals=2,ms=100,infer=0,informed=0", "rules");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
