@@ -31,7 +31,10 @@
 //!   difference for its team is played. With [`Config::infer_choice`] the deals are
 //!   weighed by what the contract choice and a push say of the hands ([`choice`]);
 //!   with [`Config::informed_playouts`] every seat plays the deals out by a sensible
-//!   policy instead of at random (module `playout`).
+//!   policy instead of at random (module `playout`). Two variants measured and not
+//!   taken by any level stay selectable for the arena: [`Config::open_playouts`]
+//!   (the policy sees the later hands of the deal) and [`Config::infer_play`] (deals
+//!   weighed by the opponents' last-seat cards, module `plays`).
 //!
 //! A decision costs a bounded number of playouts ([`Config::playouts`]) and at most
 //! [`Config::time_budget`] of wall time. Given the seed and the views it was shown,
@@ -52,6 +55,7 @@ pub mod choice;
 mod knowledge;
 mod memory;
 mod playout;
+mod plays;
 mod sample;
 
 pub use knowledge::SeatKnowledge;
@@ -104,6 +108,14 @@ pub struct Config {
     /// Play the deals out by a sensible policy for every seat (module `playout`) instead
     /// of at random.
     pub informed_playouts: bool,
+    /// In those playouts a seat also looks at the later seats' hands of the sampled
+    /// deal (module `playout`).
+    pub open_playouts: bool,
+    /// Weigh the sampled deals also by how well they explain the opponents' cards
+    /// played last to a trick (module `plays`): the weight, in 256ths, a deal keeps
+    /// for each such card the sensible policy would not have played (0: off; 256
+    /// would weigh nothing).
+    pub infer_play: u32,
 }
 
 impl Default for Config {
@@ -118,6 +130,8 @@ impl Default for Config {
             solve_nodes: 0,
             infer_choice: false,
             informed_playouts: false,
+            open_playouts: false,
+            infer_play: 0,
         }
     }
 }
@@ -369,6 +383,7 @@ impl Computer {
                 Constraints::new(self.seat, view.hand, view.hand_counts, &self.memory, false, small)
             })?;
         let choice = if self.config.infer_choice { Choice::of(view) } else { None };
+        let weigh = Weigh { choice: choice.as_ref(), contract, play_miss: self.play_miss() };
         let cards: Vec<Card> = legal.iter().collect();
         let me = self.seat.team();
         let mut sums = vec![0f64; cards.len()];
@@ -400,7 +415,7 @@ impl Computer {
                         break;
                     }
                     let started = Instant::now();
-                    let Some(hands) = self.draw(&constraints, choice.as_ref(), &mut rng) else { continue };
+                    let Some(hands) = self.draw(&constraints, &weigh, &mut rng) else { continue };
                     let pos = jass_solver::Position {
                         hands,
                         trick,
@@ -436,7 +451,7 @@ impl Computer {
             // Thousands of deals here: each is weighed by its likelihood rather than
             // drawn again until one is kept (which costs far more draws).
             let Some(hands) = constraints.sample(&mut rng) else { continue };
-            let weight = choice.as_ref().map_or(1.0, |c| self.likelihood(c, &hands));
+            let weight = self.likelihood(&weigh, &hands);
             let position = RoundInPlay {
                 hands,
                 trick,
@@ -451,7 +466,7 @@ impl Computer {
                 let mut after = position;
                 after.play(c);
                 let p = if self.config.informed_playouts {
-                    playout::play_informed(after, &mut rng)
+                    playout::play_informed(after, self.config.open_playouts, &mut rng)
                 } else {
                     after.play_random(&mut rng)
                 };
@@ -463,26 +478,45 @@ impl Computer {
     }
 }
 
-/// Draws for one deal when weighing deals by the contract choice, at most; then the
-/// likeliest of them is taken. It bounds the cost of choices the estimate finds
-/// unlikely for every deal.
+/// Draws for one deal when weighing deals, at most; then the likeliest of them is
+/// taken. It bounds the cost of histories the estimate finds unlikely for every deal.
 const CHOICE_DRAWS: u32 = 64;
 
+/// What a sampled deal is weighed by: the contract choice and the cards played.
+struct Weigh<'a> {
+    choice: Option<&'a Choice>,
+    contract: Contract,
+    /// [`Config::infer_play`] as a factor; `None` when off.
+    play_miss: Option<f64>,
+}
+
+impl Weigh<'_> {
+    const fn is_uniform(&self) -> bool {
+        self.choice.is_none() && self.play_miss.is_none()
+    }
+}
+
 impl Computer {
+    fn play_miss(&self) -> Option<f64> {
+        (self.config.infer_play > 0).then(|| f64::from(self.config.infer_play) / 256.0)
+    }
+
     /// A deal of the unseen cards: uniform over those consistent with the memory, or
-    /// with `choice`, kept with the probability that the seats who chose and pushed
-    /// would have decided as they did holding its cards.
+    /// when weighing, kept with the probability that the seats would have decided and
+    /// played as they did holding its cards.
     fn draw<R: rand::RngExt + ?Sized>(
         &self,
         constraints: &Constraints,
-        choice: Option<&Choice>,
+        weigh: &Weigh<'_>,
         rng: &mut R,
     ) -> Option<[CardSet; 4]> {
-        let Some(choice) = choice else { return constraints.sample(rng) };
+        if weigh.is_uniform() {
+            return constraints.sample(rng);
+        }
         let mut likeliest: Option<(f64, [CardSet; 4])> = None;
         for _ in 0..CHOICE_DRAWS {
             let Some(hands) = constraints.sample(rng) else { break };
-            let p = self.likelihood(choice, &hands);
+            let p = self.likelihood(weigh, &hands);
             if rng.random::<f64>() < p {
                 return Some(hands);
             }
@@ -493,14 +527,21 @@ impl Computer {
         likeliest.map(|(_, hands)| hands)
     }
 
-    /// The probability that the seats who chose and pushed would have decided as they
-    /// did, holding `hands` and the cards this seat saw them play.
-    fn likelihood(&self, choice: &Choice, hands: &[CardSet; 4]) -> f64 {
-        let dealt: [Option<CardSet>; 4] = std::array::from_fn(|i| {
-            let hand = hands[i] | self.memory.played_by[i];
-            (hand.len() == 9 && (hands[i] & self.memory.played_by[i]).is_empty()).then_some(hand)
+    /// The probability, up to a constant, that the seats who chose and pushed would
+    /// have decided as they did, and the other seats played as they did, holding
+    /// `hands` and the cards this seat saw them play.
+    fn likelihood(&self, weigh: &Weigh<'_>, hands: &[CardSet; 4]) -> f64 {
+        let chose = weigh.choice.map_or(1.0, |choice| {
+            let dealt: [Option<CardSet>; 4] = std::array::from_fn(|i| {
+                let hand = hands[i] | self.memory.played_by[i];
+                (hand.len() == 9 && (hands[i] & self.memory.played_by[i]).is_empty()).then_some(hand)
+            });
+            choice.likelihood(self.seat, &dealt, &self.options, self.config.push_below)
         });
-        choice.likelihood(self.seat, &dealt, &self.options, self.config.push_below)
+        let played = weigh.play_miss.map_or(1.0, |miss| {
+            plays::likelihood(&self.memory, self.seat, hands, weigh.contract, self.options.old_undenufe, miss)
+        });
+        chose * played
     }
 }
 
@@ -568,7 +609,8 @@ mod tests {
         let hearts = |choice: Option<&Choice>, rng: &mut Xoshiro256PlusPlus| -> Result<f64, String> {
             let mut sum = 0;
             for _ in 0..400 {
-                let deal = computer.draw(&constraints, choice, rng).ok_or("no deal")?;
+                let weigh = super::Weigh { choice, contract: Contract::Hearts, play_miss: None };
+                let deal = computer.draw(&constraints, &weigh, rng).ok_or("no deal")?;
                 sum += deal[1].suit_bits(Suit::Hearts).count_ones();
             }
             Ok(f64::from(sum) / 400.0)

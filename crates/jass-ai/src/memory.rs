@@ -7,7 +7,7 @@
 //! it, so feeding the same view twice (or a view of every state instead of only the
 //! seat's own turns) changes nothing.
 
-use jass_engine::{CardSet, Contract, PlayedCard, Rank, Seat, SeatView, Team, Weis, tables};
+use jass_engine::{Card, CardSet, Contract, PlayedCard, Rank, Seat, SeatView, Team, Weis, tables};
 
 /// The deck less `cards`.
 pub(crate) fn complement(cards: CardSet) -> CardSet {
@@ -41,6 +41,9 @@ pub(crate) struct Memory {
     /// all, R6), the forehand and the contract, which rank every Weis declared. The
     /// other team's hidden Weis each ranked below the best of them.
     pub(crate) weis_won: Option<WeisWon>,
+    /// Per trick number: its leader and its cards in the order played, where seen
+    /// (the play likelihood replays them).
+    pub(crate) tricks: [(Option<Seat>, [Option<Card>; 4]); 9],
 }
 
 /// The Weis that won the comparison (R6), with what ranks them.
@@ -60,12 +63,12 @@ impl Memory {
         }
         let Some(contract) = view.contract else { return };
         if let Some(last) = &view.last_trick {
-            self.trick(&last.cards, contract);
+            self.trick(last.trick, &last.cards, contract);
             if let Some(slot) = self.trick_winners.get_mut(usize::from(last.trick)) {
                 *slot = Some(last.winner);
             }
         }
-        self.trick(&view.trick.cards, contract);
+        self.trick(view.trick.number, &view.trick.cards, contract);
         for w in view.weis.iter() {
             if w.cards.is_none() {
                 self.hidden_weis[w.seat.index()] = w.points.iter().copied().collect();
@@ -95,8 +98,14 @@ impl Memory {
     }
 
     /// The cards of one trick, in order: what each play proves about its player's hand.
-    fn trick(&mut self, cards: &[PlayedCard], contract: Contract) {
+    fn trick(&mut self, number: u8, cards: &[PlayedCard], contract: Contract) {
         let Some(first) = cards.first() else { return };
+        if let Some((leader, order)) = self.tricks.get_mut(usize::from(number)) {
+            *leader = Some(first.seat);
+            for (slot, p) in order.iter_mut().zip(cards) {
+                *slot = Some(p.card);
+            }
+        }
         let led = first.card.suit();
         let trump = contract.trump();
         let order = &tables(contract, false).order;

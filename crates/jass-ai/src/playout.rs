@@ -14,7 +14,9 @@
 //! A share of the cards (`EPSILON`) is random, so the playouts of one position
 //! differ.
 
-use jass_engine::{Card, CardSet, MATCH_BONUS, RoundInPlay, Suit, Tables, legal_cards, tables};
+use jass_engine::{
+    Card, CardSet, Contract, MATCH_BONUS, RoundInPlay, Suit, Tables, Trick, legal_cards, tables,
+};
 use rand::Rng;
 
 /// The share of cards played at random, in 256ths.
@@ -23,7 +25,10 @@ const EPSILON: u32 = 32;
 /// Plays `pos` to the end of the round, each seat by the policy above; the card
 /// points per team with the last trick's 5 and the match bonus (as
 /// [`RoundInPlay::play_random`]).
-pub(crate) fn play_informed<R: Rng + ?Sized>(mut pos: RoundInPlay, rng: &mut R) -> [u32; 2] {
+///
+/// With `open`, a seat also looks at the later seats' hands of the sampled deal
+/// ([`open_sensible`]).
+pub(crate) fn play_informed<R: Rng + ?Sized>(mut pos: RoundInPlay, open: bool, rng: &mut R) -> [u32; 2] {
     let t = tables(pos.contract, pos.old_undenufe);
     let (mut word, mut bits) = (0u64, 0u32);
     while pos.trick_no < 9 {
@@ -45,7 +50,12 @@ pub(crate) fn play_informed<R: Rng + ?Sized>(mut pos: RoundInPlay, rng: &mut R) 
         } else if e < EPSILON {
             legal.nth(r % n)
         } else {
-            sensible(&pos, legal, t).or_else(|| legal.nth(r % n))
+            let pick = if open {
+                open_sensible(&pos, legal, t)
+            } else {
+                sensible(&pos.trick, pos.contract, legal, t)
+            };
+            pick.or_else(|| legal.nth(r % n))
         };
         let Some(card) = card else { break };
         pos.play(card);
@@ -59,44 +69,76 @@ pub(crate) fn play_informed<R: Rng + ?Sized>(mut pos: RoundInPlay, rng: &mut R) 
     out
 }
 
-/// The policy's card for the seat to move among `legal` (at least two); `None` for a
-/// lead, which is random.
-fn sensible(pos: &RoundInPlay, legal: CardSet, t: &Tables) -> Option<Card> {
+/// The policy's card for the seat to move in `trick` among `legal` (at least two);
+/// `None` for a lead, which is random. It looks at no hand but the mover's (its legal
+/// cards), so it also models what another seat did ([`crate::plays`]).
+pub(crate) fn sensible(trick: &Trick, contract: Contract, legal: CardSet, t: &Tables) -> Option<Card> {
+    respond(trick, contract, legal, t, None)
+}
+
+/// [`sensible`] for a seat that sees the later seats' hands (a playout's deal is
+/// open): onto the partner's trick it gives its most points also before the last
+/// seat when no later opponent can take the trick; to take a trick it plays the
+/// cheapest card that no later opponent can beat, and with none its cheapest card.
+fn open_sensible(pos: &RoundInPlay, legal: CardSet, t: &Tables) -> Option<Card> {
+    let trick = &pos.trick;
+    let led = trick.led_suit()?;
     let trump = pos.contract.trump();
+    let me = trick.next_seat();
+    // The highest card any later opponent may play on this trick.
+    let mut threat = 0u8;
+    let mut seat = me.next();
+    for _ in trick.len() + 1..4 {
+        if seat.team() != me.team() {
+            let theirs = legal_cards(pos.hands[seat.index()], trick, pos.contract);
+            threat = threat.max(theirs.iter().map(|c| power(c, led, trump, t)).max().unwrap_or(0));
+        }
+        seat = seat.next();
+    }
+    respond(trick, pos.contract, legal, t, Some(threat))
+}
+
+/// The policy after the lead. `threat`: the highest power a later opponent can play,
+/// where the mover sees it; unseen, only the last seat knows its partner's card holds,
+/// and a card that takes the trick is taken to keep it.
+fn respond(
+    trick: &Trick,
+    contract: Contract,
+    legal: CardSet,
+    t: &Tables,
+    threat: Option<u8>,
+) -> Option<Card> {
+    let trump = contract.trump();
     let is_trump = |c: Card| Some(c.suit()) == trump;
     let order = |c: Card| t.order[c.index()];
     let points = |c: Card| t.points[c.index()];
     // Which suit to open is what the playouts are there to value: a random lead.
-    let led = pos.trick.led_suit()?;
-    // R5's trick winner: a trump above the suit led above the rest.
-    let power = |c: Card, led: Suit| -> u8 {
-        if is_trump(c) {
-            32 + order(c)
-        } else if c.suit() == led {
-            16 + order(c)
-        } else {
-            0
-        }
-    };
-    let (mut holder, mut best) = (pos.trick.leader(), 0u8);
-    for p in pos.trick.played() {
-        if power(p.card, led) > best {
-            (holder, best) = (p.seat, power(p.card, led));
+    let led = trick.led_suit()?;
+    let power = |c: Card| power(c, led, trump, t);
+    let (mut holder, mut best) = (trick.leader(), 0u8);
+    for p in trick.played() {
+        if power(p.card) > best {
+            (holder, best) = (p.seat, power(p.card));
         }
     }
     let cheapest = || legal.iter().min_by_key(|&c| (points(c), is_trump(c), order(c)));
-    if holder.team() == pos.trick.next_seat().team() {
-        if pos.trick.cards().len() == 3 {
-            legal.iter().max_by_key(|&c| (!is_trump(c), points(c), order(c)))
-        } else {
-            cheapest()
-        }
+    if holder.team() == trick.next_seat().team() {
+        let holds = trick.len() == 3 || threat.is_some_and(|q| q < best);
+        if holds { legal.iter().max_by_key(|&c| (!is_trump(c), points(c), order(c))) } else { cheapest() }
     } else {
-        legal
-            .iter()
-            .filter(|&c| power(c, led) > best)
-            .min_by_key(|&c| (power(c, led), points(c)))
-            .or_else(cheapest)
+        let above = threat.unwrap_or(0).max(best);
+        legal.iter().filter(|&c| power(c) > above).min_by_key(|&c| (power(c), points(c))).or_else(cheapest)
+    }
+}
+
+/// R5's trick winner as a number: a trump above the suit led above the rest.
+fn power(c: Card, led: Suit, trump: Option<Suit>, t: &Tables) -> u8 {
+    if Some(c.suit()) == trump {
+        32 + t.order[c.index()]
+    } else if c.suit() == led {
+        16 + t.order[c.index()]
+    } else {
+        0
     }
 }
 
@@ -106,7 +148,7 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;
 
-    use super::{play_informed, sensible};
+    use super::{open_sensible, play_informed, sensible};
 
     fn round(hands: [&str; 4], contract: Contract, leader: usize, down: &[&str]) -> RoundInPlay {
         let cards: Vec<_> = down.iter().filter_map(|c| c.parse().ok()).collect();
@@ -125,7 +167,8 @@ mod tests {
     fn pick(pos: &RoundInPlay) -> Option<String> {
         let seat = pos.trick.next_seat();
         let legal = jass_engine::legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract);
-        sensible(pos, legal, jass_engine::tables(pos.contract, false)).map(|c| c.to_string())
+        sensible(&pos.trick, pos.contract, legal, jass_engine::tables(pos.contract, false))
+            .map(|c| c.to_string())
     }
 
     /// The last seat gives its most points to the partner's trick (R4: the ten), and
@@ -145,6 +188,22 @@ mod tests {
         assert_eq!(pick(&pos).as_deref(), Some("SQ"));
         let pos = round(["H6", "S6 S7 ST", "C6", "C7"], Contract::Obenabe, 0, &["SA"]);
         assert_eq!(pick(&pos).as_deref(), Some("S6"));
+    }
+
+    /// Seeing the later hands: points go onto the partner's ace already at the third
+    /// seat when the last opponent cannot beat it, and a trick is taken with a card the
+    /// later opponent cannot beat (the ace, not the queen under its king).
+    #[test]
+    fn open_hands_give_and_take_safely() {
+        let t = jass_engine::tables(Contract::Obenabe, false);
+        let pos = round(["H6", "C6", "ST S8", "H7 H8"], Contract::Obenabe, 0, &["SA", "S6"]);
+        let legal = jass_engine::legal_cards(pos.hands[2], &pos.trick, pos.contract);
+        assert_eq!(open_sensible(&pos, legal, t).map(|c| c.to_string()).as_deref(), Some("ST"));
+        assert_eq!(pick(&pos).as_deref(), Some("S8"));
+        let pos = round(["H6", "SQ SA", "SK C6", "C7"], Contract::Obenabe, 0, &["S7"]);
+        let legal = jass_engine::legal_cards(pos.hands[1], &pos.trick, pos.contract);
+        assert_eq!(open_sensible(&pos, legal, t).map(|c| c.to_string()).as_deref(), Some("SA"));
+        assert_eq!(pick(&pos).as_deref(), Some("SQ"));
     }
 
     /// A lead is left to chance, even with a sure trick in hand.
@@ -170,7 +229,7 @@ mod tests {
                 lost_a_trick: [false, false],
                 match_bonus: true,
             };
-            let p = play_informed(pos, &mut rng);
+            let p = play_informed(pos, i % 2 == 0, &mut rng);
             assert!(p[0] + p[1] == 157 || p[0] + p[1] == 257, "{p:?}");
         }
     }

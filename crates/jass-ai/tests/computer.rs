@@ -51,6 +51,27 @@ fn decisions_weighing_the_contract_choice_depend_only_on_the_seats_view() {
     views_only(|seed| Config { infer_choice: true, informed_playouts: true, ..config(seed) }, 30, 15, 50);
 }
 
+/// The same with the deals also weighed by the cards played, played out seeing the
+/// later hands of each sampled deal, and solved late: what the weights and the open
+/// playouts read are sampled hands, never the true ones.
+#[test]
+fn decisions_weighing_the_cards_played_depend_only_on_the_seats_view() {
+    views_only(
+        |seed| Config {
+            infer_choice: true,
+            informed_playouts: true,
+            open_playouts: true,
+            infer_play: 64,
+            solve_at_most: 20,
+            solve_deals: 4,
+            ..config(seed)
+        },
+        30,
+        15,
+        50,
+    );
+}
+
 fn views_only(config: impl Fn(u64) -> Config, cases: u64, min_differing: usize, min_compared: usize) {
     let options = Options::default();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x14_06);

@@ -21,7 +21,8 @@ struct Cli {
     /// `strong:playouts=10000,solve=24,deals=32` or `mcts:iterations=5000` (keys:
     /// playouts, solve, deals, knodes (solver nodes a decision in thousands), infer (1:
     /// deals weighed by the contract choice), informed (1: deals played out by a sensible
-    /// policy), iterations, ms; `strong:ms=100` gives the strong
+    /// policy), play (K: deals weighed by the cards played, K/256 a miss; 0: off),
+    /// open (1: in those playouts a seat sees the later hands), iterations, ms; `strong:ms=100` gives the strong
     /// player the table's wall-time budget per decision, which does not reproduce).
     #[arg(long, default_value = "computer")]
     a: String,
@@ -122,7 +123,10 @@ fn player(spec: &str, cli: &Cli) -> Result<Kind, String> {
         kind = match (kind, key) {
             (Kind::Computer { .. }, "playouts") => Kind::Computer { playouts: v },
             (Kind::Strong(mut s), key)
-                if matches!(key, "playouts" | "solve" | "deals" | "knodes" | "ms" | "infer" | "informed") =>
+                if matches!(
+                    key,
+                    "playouts" | "solve" | "deals" | "knodes" | "ms" | "infer" | "informed" | "play" | "open"
+                ) =>
             {
                 match key {
                     "playouts" => s.playouts = v,
@@ -131,6 +135,8 @@ fn player(spec: &str, cli: &Cli) -> Result<Kind, String> {
                     "knodes" => s.solve_knodes = v,
                     "ms" => s.budget_ms = v,
                     "informed" => s.informed = v != 0,
+                    "play" => s.play = v,
+                    "open" => s.open = v != 0,
                     _ => s.infer = v != 0,
                 }
                 Kind::Strong(s)

@@ -37,6 +37,11 @@ pub struct Strong {
     pub infer: bool,
     /// Play deals out by a sensible policy (`jass_ai::Config::informed_playouts`).
     pub informed: bool,
+    /// Weigh sampled deals by the cards the other seats played, in 256ths a miss
+    /// (`jass_ai::Config::infer_play`; 0: off).
+    pub play: u32,
+    /// Playouts in which a seat sees the later hands (`jass_ai::Config::open_playouts`).
+    pub open: bool,
 }
 
 impl Strong {
@@ -53,6 +58,8 @@ impl Strong {
             budget_ms: 0,
             infer: level.infer_choice,
             informed: level.informed_playouts,
+            play: level.infer_play,
+            open: level.open_playouts,
         }
     }
 }
@@ -150,6 +157,8 @@ impl Kind {
                 solve_nodes: u64::from(s.solve_knodes) * 1000,
                 infer_choice: s.infer,
                 informed_playouts: s.informed,
+                infer_play: s.play,
+                open_playouts: s.open,
                 ..Config::default()
             },
             _ => return None,
@@ -208,6 +217,12 @@ impl fmt::Display for Kind {
                 }
                 if s.informed {
                     f.write_str(", informed playouts")?;
+                }
+                if s.open {
+                    f.write_str(" seeing the later hands")?;
+                }
+                if s.play > 0 {
+                    write!(f, ", deals weighed by the cards played ({}/256 a miss)", s.play)?;
                 }
                 f.write_str(")")
             }

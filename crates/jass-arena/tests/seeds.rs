@@ -103,6 +103,14 @@ fn command_takes_each_players_own_budget() {
         ),
         "{text}"
     );
+    // The variants measured and not taken by the level are named too.
+    let out = run("strong:playouts=100,solve=12,deals=2,open=1,play=64", "rules");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("informed playouts seeing the later hands, deals weighed by the cards played (64/256 a miss)) vs rules"),
+        "{text}"
+    );
     let bad = run("strong:depth=3", "rules");
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("\"depth\" is not a setting of strong"));
