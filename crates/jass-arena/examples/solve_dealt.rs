@@ -12,7 +12,7 @@
 //! solver's own best play (`Solver::best_card` for every seat: positions of perfect
 //! play on the true deal, slow to reach). `--each` prints every solve. `--fresh` gives every deal a new solver
 //! (no table entries from earlier deals), `--match` keeps the match bonus (the
-//! headline rules have none).
+//! headline rules have none), `--only K` solves deal K alone.
 
 use std::time::{Duration, Instant};
 
@@ -116,6 +116,7 @@ fn main() -> Result<(), String> {
     let fresh = flag("--fresh");
     let best = flag("--best-play");
     let match_bonus = flag("--match");
+    let only: Option<usize> = arg("--only").and_then(|s| s.parse().ok());
     let mut openings = Vec::new();
     for deal in 0..deals {
         openings.push(opening(master, deal, match_bonus)?);
@@ -125,6 +126,9 @@ fn main() -> Result<(), String> {
         let mut times = Vec::new();
         let mut nodes = 0;
         for (k, open) in openings.iter().enumerate() {
+            if only.is_some_and(|o| o != k) {
+                continue;
+            }
             let reached = if best {
                 let mut player = Solver::new();
                 play_down(*open, left, |p| player.best_card(p).ok().map(|b| b.0))

@@ -40,7 +40,13 @@
 //!   beat the card that holds the trick, its points go to that side.
 //! - **Equivalent cards** (`order`): two cards of one hand, of one suit, with equal
 //!   points and no card still in play between them, lead to the same results, so only
-//!   one is searched.
+//!   one is searched. More: when the trick's winner does not depend on the choice
+//!   (the last seat to play, or a trick nobody still to play can beat), a run of a
+//!   hand's cards of one suit with no card in play between them is searched once,
+//!   by its dearest card if the trick goes to its side and its cheapest if not:
+//!   swapping two cards of a run changes only which trick gets whose points, so that
+//!   card is never worse (the Puur stays apart: R5.2's exception is its alone).
+//!   Whole deals: 29 % fewer nodes.
 //! - **Move ordering** (`order`): the table's best lead first, then the killer
 //!   (below); leads that cash a top card, then low leads to the partner's top card,
 //!   then low leads into the opponents' top card, and a lead an opponent can ruff

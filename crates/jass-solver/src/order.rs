@@ -34,12 +34,17 @@ pub(crate) fn moves(
     rules: &Rules,
     hands: &[u64; 4],
     legal: u64,
-    live: u64,
     cur: &Cur,
     seat: usize,
     first: [u8; 2],
+    held: bool,
 ) -> Moves {
     let mut out = Moves { keys: [0; 9], len: 0 };
+    // The cards in play: held, or on the table.
+    let live = cur.cards | hands[0] | hands[1] | hands[2] | hands[3];
+    // The trick's winner does not depend on which card of a run this seat plays when
+    // it is the last to play or nobody still to play can beat the trick (`held`).
+    let settled = cur.len == 3 || (held && cur.len > 0);
     let beat = if cur.len == 1 || cur.len == 2 { best_power(rules, hands, cur, seat) } else { 0 };
     let mut legal_left = legal;
     while legal_left != 0 {
@@ -50,7 +55,8 @@ pub(crate) fn moves(
         let live_places = (live >> (suit * 9) & SUIT_MASK) as u16;
         let lead =
             if cur.len == 0 { lead_info(rules, hands, seat, suit, live_places) } else { LeadInfo::default() };
-        let mut todo = legal_places;
+        let skip = if settled { dominated(rules, cur, seat, suit, legal_places, live_places) } else { 0 };
+        let mut todo = legal_places & !skip;
         while todo != 0 {
             let k = todo.trailing_zeros();
             todo &= todo - 1;
@@ -59,7 +65,7 @@ pub(crate) fn moves(
             // Equivalent to the card just below it in play (held by this seat, equal
             // points): already searched.
             let below = live_places & ((1u16 << k) - 1);
-            if below != 0 {
+            if !settled && below != 0 {
                 let j = 15 - below.leading_zeros();
                 if legal_places >> j & 1 == 1 && rules.points[suit * 9 + j as usize] == p {
                     continue;
@@ -90,6 +96,66 @@ pub(crate) fn moves(
         }
     }
     out
+}
+
+/// The places of `suit` in `legal_places` that need no search once the trick's winner
+/// does not depend on this seat's choice within a run (a last seat, or a held trick).
+///
+/// A run is cards of this seat, one suit, with no other card in play between them
+/// (`live_places`, the trick's cards included): they take and lose the same tricks in
+/// every continuation, so swapping two of them changes only which trick gets whose
+/// points (the Puur is left out: R5.2's exception holds for it alone). When the
+/// current trick goes to this seat's side, the run's dearest card now is at least as
+/// good as any other of it in every line of play (its points come here now; the
+/// other's go wherever its trick goes); when it goes to the other side, the cheapest.
+/// So one card a run is searched, and the value is unchanged.
+#[inline]
+fn dominated(rules: &Rules, cur: &Cur, seat: usize, suit: usize, legal_places: u16, live_places: u16) -> u16 {
+    let led = usize::from(cur.led);
+    let puur_place =
+        if rules.trump == Some(suit) { (rules.puur >> (suit * 9)) as u16 & SUIT_MASK as u16 } else { 0 };
+    let mut skip = 0u16;
+    let mut todo = legal_places & !puur_place;
+    while todo != 0 {
+        // The run from the lowest card left: higher legal places with nothing in play
+        // between.
+        let low = todo.trailing_zeros();
+        let mut run = 1u16 << low;
+        let mut top = low;
+        loop {
+            let above = live_places & !((2u16 << top) - 1);
+            if above == 0 {
+                break;
+            }
+            let next = above.trailing_zeros();
+            if todo >> next & 1 == 0 {
+                break;
+            }
+            run |= 1 << next;
+            top = next;
+        }
+        todo &= !run;
+        if run.count_ones() < 2 {
+            continue;
+        }
+        let card = suit * 9 + top as usize;
+        let winner = if rules.power(card, led) > cur.power { seat } else { usize::from(cur.win) };
+        let ours = winner % 2 == seat % 2;
+        // The run's card to keep: the most points if ours, the fewest if not.
+        let mut keep = top;
+        let mut best = rules.points[card];
+        let mut rest = run;
+        while rest != 0 {
+            let k = rest.trailing_zeros();
+            rest &= rest - 1;
+            let p = rules.points[suit * 9 + k as usize];
+            if (ours && p > best) || (!ours && p < best) {
+                (keep, best) = (k, p);
+            }
+        }
+        skip |= run & !(1u16 << keep);
+    }
+    skip
 }
 
 /// The most power a card of a seat after `seat` in this trick can have.
@@ -185,5 +251,55 @@ fn score(rules: &Rules, card: usize, cur: &Cur, seat: usize, beat: u8) -> i32 {
         (true, _) => 180 - strength * 2 + p,
         (false, true) => 100 + p,
         (false, false) => -p * 4 - strength,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use jass_engine::{Card, CardSet, Contract};
+
+    use super::{NO_CARD, moves};
+    use crate::rules::rules;
+    use crate::search::{Cur, advance, legal_mask};
+
+    /// The cards the last seat (3) searches after the leader (0) and seats 1 and 2
+    /// played `trick`, holding `hand`, the other hands empty (nothing else in play).
+    fn searched(contract: Contract, trick: [&str; 3], hand: &str) -> Vec<Card> {
+        let r = rules(contract, false);
+        let mut cur = Cur::new(0);
+        for c in trick {
+            let card: Card = c.parse().unwrap();
+            advance(r, &mut cur, r.to_int(card.index()));
+        }
+        let hand = r.to_int_mask(hand.parse::<CardSet>().unwrap().bits());
+        let hands = [0, 0, 0, hand];
+        let legal = legal_mask(r, hand, &cur);
+        let m = moves(r, &hands, legal, &cur, 3, [NO_CARD; 2], false);
+        (0..9).map_while(|i| m.get(i)).map(|c| Card::from_index(r.to_ext[usize::from(c)]).unwrap()).collect()
+    }
+
+    /// A last seat holding a run (jack, queen, king of the suit led, nothing between)
+    /// that cannot take the trick gives the other side its cheapest card and its
+    /// partner its dearest: the others of the run are never better.
+    #[test]
+    fn a_last_seat_searches_one_card_of_a_run() {
+        let cheap = searched(Contract::Hearts, ["SA", "S6", "S7"], "SJ SQ SK D6");
+        assert_eq!(cheap, ["SJ".parse::<Card>().unwrap()], "the opponents' trick: the jack (2)");
+        let dear = searched(Contract::Hearts, ["S6", "SA", "S7"], "SJ SQ SK D6");
+        assert_eq!(dear, ["SK".parse::<Card>().unwrap()], "the partner's trick: the king (4)");
+    }
+
+    /// The Puur is never merged into a run: holding it alone as a trump later allows
+    /// what holding the Nell does not (R5.2), so both are searched.
+    #[test]
+    fn the_puur_stays_apart_from_a_run() {
+        let cards = searched(Contract::Hearts, ["S6", "SA", "S7"], "HJ H9 D6");
+        assert_eq!(cards.len(), 3, "{cards:?}");
+        // Without trumps the jack is a card like any other, and a run is what has
+        // nothing in play between: here the six, the jack and the queen.
+        let dear = searched(Contract::Obenabe, ["S6", "SA", "S7"], "DJ DQ D6");
+        assert_eq!(dear, ["DQ".parse::<Card>().unwrap()], "discards onto the partner's trick");
+        let cheap = searched(Contract::Obenabe, ["SA", "S6", "S7"], "DJ DQ D6");
+        assert_eq!(cheap, ["D6".parse::<Card>().unwrap()], "discards onto the opponents' trick");
     }
 }

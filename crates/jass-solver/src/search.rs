@@ -41,7 +41,7 @@ pub(crate) struct Cur {
 }
 
 impl Cur {
-    fn new(leader: u8) -> Self {
+    pub(crate) fn new(leader: u8) -> Self {
         Self { leader, ..Self::default() }
     }
 }
@@ -165,7 +165,7 @@ impl<'a> Search<'a> {
         let cur = self.root;
         let seat = usize::from((cur.leader + cur.len) & 3);
         let legal = self.legal(self.hands[seat], &cur);
-        let moves = order::moves(self.rules, &self.hands, legal, self.live(&cur), &cur, seat, [NO_CARD; 2]);
+        let moves = order::moves(self.rules, &self.hands, legal, &cur, seat, [NO_CARD; 2], false);
         (0..9).map_while(|i| moves.get(i)).map(|c| self.rules.to_ext[usize::from(c)]).collect()
     }
 
@@ -210,8 +210,7 @@ impl<'a> Search<'a> {
                 break;
             }
             let legal = self.legal(hand, &cur);
-            let live = self.live(&cur);
-            let moves = order::moves(self.rules, &self.hands, legal, live, &cur, seat, [NO_CARD; 2]);
+            let moves = order::moves(self.rules, &self.hands, legal, &cur, seat, [NO_CARD; 2], false);
             let Some(card) = moves.get(0) else { break };
             self.hands[seat] &= !(1u64 << card);
             self.rem -= i32::from(self.rules.points[usize::from(card)]);
@@ -226,11 +225,6 @@ impl<'a> Search<'a> {
         }
         (self.hands, self.rem, self.left) = saved;
         total
-    }
-
-    #[inline]
-    fn live(&self, cur: &Cur) -> u64 {
-        cur.cards | self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
     }
 
     /// The legal cards of `hand` (R5), as `jass_engine::legal_cards` finds them (the
@@ -365,10 +359,9 @@ impl<'a> Search<'a> {
         }
         let (alpha0, beta0) = (alpha, beta);
         let legal = self.legal(hand, &cur);
-        let live = self.live(&cur);
         let slot = self.killer_slot(&cur, seat, held);
         let killer = self.killers.get(slot).copied().unwrap_or(NO_CARD);
-        let moves = order::moves(self.rules, &self.hands, legal, live, &cur, seat, [first, killer]);
+        let moves = order::moves(self.rules, &self.hands, legal, &cur, seat, [first, killer], held);
         let maximising = seat % 2 == self.max;
         let mut best = if maximising { i32::MIN } else { i32::MAX };
         let mut best_card = 0u8;
@@ -831,7 +824,7 @@ fn points_of(rules: &Rules, cards: u64) -> i32 {
 
 /// Puts `card` of the seat to move into the trick.
 #[inline]
-fn advance(rules: &Rules, cur: &mut Cur, card: usize) {
+pub(crate) fn advance(rules: &Rules, cur: &mut Cur, card: usize) {
     let seat = (cur.leader + cur.len) & 3;
     if cur.len == 0 {
         cur.led = (card / 9) as u8;
