@@ -46,7 +46,9 @@
 //!   by its dearest card if the trick goes to its side and its cheapest if not:
 //!   swapping two cards of a run changes only which trick gets whose points, so that
 //!   card is never worse (the Puur stays apart: R5.2's exception is its alone).
-//!   Whole deals: 29 % fewer nodes.
+//!   Whole deals: 29 % fewer nodes. Elsewhere two cards of a run differ in value
+//!   by at most the difference of their points, so a card is skipped when the value
+//!   of one searched before, plus or minus that, already decides it (14 % fewer).
 //! - **Move ordering** (`order`): the table's best lead first, then the killer
 //!   (below); leads that cash a top card, then low leads to the partner's top card,
 //!   then low leads into the opponents' top card, and a lead an opponent can ruff

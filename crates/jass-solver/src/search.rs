@@ -366,8 +366,15 @@ impl<'a> Search<'a> {
         let mut best = if maximising { i32::MIN } else { i32::MAX };
         let mut best_card = 0u8;
         let mut i = 0;
+        // The cards searched here and their values, for `run_bound`.
+        let mut done = [(NO_CARD, 0i32); 9];
+        let others = cur.cards | self.hands.iter().fold(0, |a, h| a | h) & !hand;
         while let Some(card) = moves.get(i) {
             i += 1;
+            if let Some(bound) = self.run_bound(&done[..i - 1], card, others, maximising, alpha, beta) {
+                best = if maximising { best.max(bound) } else { best.min(bound) };
+                continue;
+            }
             self.stats.nodes += 1;
             let p = i32::from(self.rules.points[usize::from(card)]);
             self.hands[seat] = hand & !(1u64 << card);
@@ -383,6 +390,9 @@ impl<'a> Search<'a> {
             self.hands[seat] = hand;
             self.rem += p;
             self.left += 1;
+            if let Some(d) = done.get_mut(i - 1) {
+                *d = (card, v);
+            }
             let better = if maximising { v > best } else { v < best };
             if better {
                 best = v;
@@ -412,6 +422,45 @@ impl<'a> Search<'a> {
             self.table.put(key, self.left as u8, bound);
         }
         best
+    }
+
+    /// A bound on `card` that makes its search needless, from a card of the same run
+    /// searched before: two cards of one hand and suit with no other seat's card in
+    /// play between them (`others`) take and lose the same tricks in every
+    /// continuation, so their values differ by at most the difference of their
+    /// points. If the other's value plus that difference cannot raise `alpha`
+    /// (maximising), or minus it cannot lower `beta`, that is the card's bound.
+    #[inline]
+    fn run_bound(
+        &self,
+        done: &[(u8, i32)],
+        card: u8,
+        others: u64,
+        maximising: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let c = usize::from(card);
+        let pc = i32::from(self.rules.points[c]);
+        for &(s, v) in done {
+            let s = usize::from(s);
+            if s / 9 != c / 9 || (self.rules.puur >> s | self.rules.puur >> c) & 1 == 1 {
+                continue;
+            }
+            let (lo, hi) = (s.min(c), s.max(c));
+            let between = ((1u64 << hi) - 1) & !((2u64 << lo) - 1);
+            if others & between != 0 {
+                continue;
+            }
+            let delta = (pc - i32::from(self.rules.points[s])).abs();
+            if maximising && v + delta <= alpha {
+                return Some(v + delta);
+            }
+            if !maximising && v - delta >= beta {
+                return Some(v - delta);
+            }
+        }
+        None
     }
 
     /// Whether a seat still to play to `cur` holds a card that beats its winner: a
