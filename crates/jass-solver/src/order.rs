@@ -27,8 +27,7 @@ impl Moves {
 /// No card: a search index is below 36.
 pub(crate) const NO_CARD: u8 = 0xFF;
 
-/// The legal cards worth searching (card indices), best guess first; the cards of
-/// `first` (`NO_CARD` for none), those among them, go before all, in that order.
+/// The legal cards worth searching (card indices), best guess first.
 #[inline]
 pub(crate) fn moves(
     rules: &Rules,
@@ -36,7 +35,6 @@ pub(crate) fn moves(
     legal: u64,
     cur: &Cur,
     seat: usize,
-    first: [u8; 2],
     held: bool,
 ) -> Moves {
     let mut out = Moves { keys: [0; 9], len: 0 };
@@ -55,34 +53,17 @@ pub(crate) fn moves(
         let live_places = (live >> (suit * 9) & SUIT_MASK) as u16;
         let lead =
             if cur.len == 0 { lead_info(rules, hands, seat, suit, live_places) } else { LeadInfo::default() };
-        let skip = if settled { dominated(rules, cur, seat, suit, legal_places, live_places) } else { 0 };
-        let mut todo = legal_places & !skip;
+        let mut todo = legal_places & !skipped(rules, cur, seat, suit, legal_places, live_places, settled);
         while todo != 0 {
             let k = todo.trailing_zeros();
             todo &= todo - 1;
             let card = (suit * 9) as u8 + k as u8;
-            let p = rules.points[usize::from(card)];
-            // Equivalent to the card just below it in play (held by this seat, equal
-            // points): already searched.
-            let below = live_places & ((1u16 << k) - 1);
-            if !settled && below != 0 {
-                let j = 15 - below.leading_zeros();
-                if legal_places >> j & 1 == 1 && rules.points[suit * 9 + j as usize] == p {
-                    continue;
-                }
-            }
-            let s = if first[0] == card {
-                0xF_FFFF
-            } else if first[1] == card {
-                0xF_FFFE
+            let sc = if cur.len == 0 {
+                lead_score(rules, usize::from(card), &lead, k)
             } else {
-                let sc = if cur.len == 0 {
-                    lead_score(rules, usize::from(card), &lead, k)
-                } else {
-                    score(rules, usize::from(card), cur, seat, beat)
-                };
-                (sc + 4096) as u32
+                score(rules, usize::from(card), cur, seat, beat)
             };
+            let s = (sc + 4096) as u32;
             // Equal scores keep the order found (the lower place first).
             let key = s << 12 | (15 - out.len as u32) << 8 | u32::from(card);
             // Insertion by key, best first (at most nine cards).
@@ -96,6 +77,65 @@ pub(crate) fn moves(
         }
     }
     out
+}
+
+/// Whether `moves` would list `card` (legal for the seat to move): the table's lead
+/// and the killer are searched before the other cards are ordered, but only if they
+/// are not skipped.
+#[inline]
+pub(crate) fn listed(
+    rules: &Rules,
+    hands: &[u64; 4],
+    legal: u64,
+    cur: &Cur,
+    seat: usize,
+    held: bool,
+    card: u8,
+) -> bool {
+    let c = usize::from(card);
+    if c >= 36 || legal >> c & 1 == 0 {
+        return false;
+    }
+    let suit = c / 9;
+    let live = cur.cards | hands[0] | hands[1] | hands[2] | hands[3];
+    let settled = cur.len == 3 || (held && cur.len > 0);
+    let legal_places = (legal >> (suit * 9) & SUIT_MASK) as u16;
+    let live_places = (live >> (suit * 9) & SUIT_MASK) as u16;
+    skipped(rules, cur, seat, suit, legal_places, live_places, settled) >> (c % 9) & 1 == 0
+}
+
+/// The places of `suit` in `legal_places` that are not searched: a card equivalent to
+/// the card just below it in play (held by this seat, equal points), or when the
+/// trick is `settled`, the run mates `dominated` leaves out.
+#[inline]
+fn skipped(
+    rules: &Rules,
+    cur: &Cur,
+    seat: usize,
+    suit: usize,
+    legal_places: u16,
+    live_places: u16,
+    settled: bool,
+) -> u16 {
+    if settled {
+        return dominated(rules, cur, seat, suit, legal_places, live_places);
+    }
+    let mut skip = 0;
+    let mut todo = legal_places;
+    while todo != 0 {
+        let k = todo.trailing_zeros();
+        todo &= todo - 1;
+        let below = live_places & ((1u16 << k) - 1);
+        if below != 0 {
+            let j = 15 - below.leading_zeros();
+            if legal_places >> j & 1 == 1
+                && rules.points[suit * 9 + j as usize] == rules.points[suit * 9 + k as usize]
+            {
+                skip |= 1 << k;
+            }
+        }
+    }
+    skip
 }
 
 /// The places of `suit` in `legal_places` that need no search once the trick's winner
@@ -258,7 +298,7 @@ fn score(rules: &Rules, card: usize, cur: &Cur, seat: usize, beat: u8) -> i32 {
 mod tests {
     use jass_engine::{Card, CardSet, Contract};
 
-    use super::{NO_CARD, moves};
+    use super::moves;
     use crate::rules::rules;
     use crate::search::{Cur, advance, legal_mask};
 
@@ -274,7 +314,7 @@ mod tests {
         let hand = r.to_int_mask(hand.parse::<CardSet>().unwrap().bits());
         let hands = [0, 0, 0, hand];
         let legal = legal_mask(r, hand, &cur);
-        let m = moves(r, &hands, legal, &cur, 3, [NO_CARD; 2], false);
+        let m = moves(r, &hands, legal, &cur, 3, false);
         (0..9).map_while(|i| m.get(i)).map(|c| Card::from_index(r.to_ext[usize::from(c)]).unwrap()).collect()
     }
 

@@ -165,7 +165,7 @@ impl<'a> Search<'a> {
         let cur = self.root;
         let seat = usize::from((cur.leader + cur.len) & 3);
         let legal = self.legal(self.hands[seat], &cur);
-        let moves = order::moves(self.rules, &self.hands, legal, &cur, seat, [NO_CARD; 2], false);
+        let moves = order::moves(self.rules, &self.hands, legal, &cur, seat, false);
         (0..9).map_while(|i| moves.get(i)).map(|c| self.rules.to_ext[usize::from(c)]).collect()
     }
 
@@ -210,7 +210,7 @@ impl<'a> Search<'a> {
                 break;
             }
             let legal = self.legal(hand, &cur);
-            let moves = order::moves(self.rules, &self.hands, legal, &cur, seat, [NO_CARD; 2], false);
+            let moves = order::moves(self.rules, &self.hands, legal, &cur, seat, false);
             let Some(card) = moves.get(0) else { break };
             self.hands[seat] &= !(1u64 << card);
             self.rem -= i32::from(self.rules.points[usize::from(card)]);
@@ -361,17 +361,44 @@ impl<'a> Search<'a> {
         let legal = self.legal(hand, &cur);
         let slot = self.killer_slot(&cur, seat, held);
         let killer = self.killers.get(slot).copied().unwrap_or(NO_CARD);
-        let moves = order::moves(self.rules, &self.hands, legal, &cur, seat, [first, killer], held);
+        // The table's lead and the killer first; the other cards are ordered only if
+        // neither cuts off (most cut-offs come from the first card searched).
+        let mut pre = [first, killer];
+        for k in 0..2 {
+            if pre[k] == NO_CARD
+                || (k == 1 && pre[1] == pre[0])
+                || !order::listed(self.rules, &self.hands, legal, &cur, seat, held, pre[k])
+            {
+                pre[k] = NO_CARD;
+            }
+        }
+        let mut moves = None;
         let maximising = seat % 2 == self.max;
         let mut best = if maximising { i32::MIN } else { i32::MAX };
         let mut best_card = 0u8;
         let mut i = 0;
         // The cards searched here and their values, for `run_bound`.
         let mut done = [(NO_CARD, 0i32); 9];
+        let mut n_done = 0;
         let others = cur.cards | self.hands.iter().fold(0, |a, h| a | h) & !hand;
-        while let Some(card) = moves.get(i) {
-            i += 1;
-            if let Some(bound) = self.run_bound(&done[..i - 1], card, others, maximising, alpha, beta) {
+        loop {
+            let card = if i < 2 {
+                i += 1;
+                match pre[i - 1] {
+                    NO_CARD => continue,
+                    c => c,
+                }
+            } else {
+                let m = moves
+                    .get_or_insert_with(|| order::moves(self.rules, &self.hands, legal, &cur, seat, held));
+                let Some(c) = m.get(i - 2) else { break };
+                i += 1;
+                if c == pre[0] || c == pre[1] {
+                    continue;
+                }
+                c
+            };
+            if let Some(bound) = self.run_bound(&done[..n_done], card, others, maximising, alpha, beta) {
                 best = if maximising { best.max(bound) } else { best.min(bound) };
                 continue;
             }
@@ -390,8 +417,9 @@ impl<'a> Search<'a> {
             self.hands[seat] = hand;
             self.rem += p;
             self.left += 1;
-            if let Some(d) = done.get_mut(i - 1) {
+            if let Some(d) = done.get_mut(n_done) {
                 *d = (card, v);
+                n_done += 1;
             }
             let better = if maximising { v > best } else { v < best };
             if better {
