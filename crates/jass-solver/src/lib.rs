@@ -73,25 +73,30 @@
 //! One core of a shared, busy machine (times are noisy; node counts are exact for a
 //! seed). `cargo run --release -p jass-solver --example solve -- --cards
 //! 12,16,20,24 --n 1000` (then `--cards 28 --n 200`, `--cards 32 --n 60`, `--cards
-//! 36 --n 20 --budget 400`), median / p99 and nodes per solve (the medians of five
-//! runs up to 24 cards; the last two tricks' lines are not counted as nodes):
+//! 36 --n 20 --budget 400`), median / p99 and nodes per solve (the medians of three
+//! runs up to 24 cards, the range of two above; the last two tricks' lines are not
+//! counted as nodes):
 //!
 //! | cards | median | p99 | nodes |
 //! |---|---|---|---|
-//! | 12 | 0.005 ms | 0.014 ms | 35 |
-//! | 16 | 0.027 ms | 0.12 ms | 332 |
-//! | 20 | 0.14 ms | 1.0 ms | 2,497 |
-//! | 24 | 0.78 ms | 8.2 ms | 18,205 |
-//! | 28 | 7.8 ms | 132 ms | 182,246 |
-//! | 32 | 36 ms | 1.7 s | 2.2 M |
-//! | 36 | 2.7 s (p95 12.7 s) | | 42 M |
+//! | 12 | 0.005 ms | 0.015 ms | 31 |
+//! | 16 | 0.025 ms | 0.11 ms | 262 |
+//! | 20 | 0.10 ms | 0.86 ms | 1,817 |
+//! | 24 | 0.56 ms | 6.6 ms | 13,022 |
+//! | 28 | 4.3–5.3 ms | 72–82 ms | 131,752 |
+//! | 32 | 20–26 ms | 0.95–1.1 s | 1.5 M |
+//! | 36 | 1.7 s (p95 8.0 s) | | 24 M |
 //!
 //! Whole deals with the contract the table's computer chooses (`jass-arena`'s
-//! `solve_dealt` example, 30 claim deals) take a median 107 ms, p95 8.4 s: the slow
-//! ones are trump contracts at 7–8 zero-window searches and 30–100 M nodes. The
-//! issue 17 targets for whole deals (median 5 ms, p99 100 ms) are far; the tree, not
-//! the cost of a node, has to shrink (winning-rank partitions of the table are the
-//! next step). docs/benchmarks.md ("The solver") has each step's before and after.
+//! `solve_dealt` example, 30 claim deals) take a median 47–56 ms, p95 5.0–5.6 s: the
+//! slow ones are trump contracts at 7–8 zero-window searches and 30–70 M nodes. The
+//! issue 17 targets for whole deals (median 5 ms, p99 100 ms) are far. Each of the
+//! costly searches is a proof that a side takes at least (or less than) a value
+//! next to the true one, and its tree is close to minimal for this search: the sides'
+//! all-nodes search 1.5–3 cards each (a lead 3.1, a follow 1.5–1.8, a discard 2.5–3),
+//! 95 % of the cut-offs come from the first card, and the tree grows by 4–9 times a
+//! trick. The tree, not the cost of a node, has to shrink. docs/benchmarks.md ("The
+//! solver") has each step's before and after, and what was tried and dropped.
 //!
 //! ```
 //! use jass_engine::{CardSet, Contract, Seat, Team, Trick};

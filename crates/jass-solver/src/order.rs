@@ -3,8 +3,10 @@
 //! Equivalent cards are searched once: two cards of one hand and one suit with equal
 //! points, with no card still in play (in a hand or on the table) between them in the
 //! contract's order, take and lose exactly the same tricks in every continuation, so
-//! they have the same value. The order puts likely best cards first, so alpha-beta
-//! cuts off early; it changes the speed, never the value.
+//! they have the same value. Where the trick's winner cannot depend on the choice (a
+//! last seat, a held trick), one card of such a run is searched even when the points
+//! differ: the one that is never worse (`dominated`). The order puts likely best
+//! cards first, so alpha-beta cuts off early; it changes the speed, never the value.
 
 use crate::rules::{Rules, SUIT_MASK};
 use crate::search::Cur;
