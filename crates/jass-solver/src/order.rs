@@ -40,22 +40,16 @@ pub(crate) fn moves(
     held: bool,
 ) -> Moves {
     let mut out = Moves { keys: [0; 9], len: 0 };
-    // The cards in play: held, or on the table.
-    let live = cur.cards | hands[0] | hands[1] | hands[2] | hands[3];
-    // The trick's winner does not depend on which card of a run this seat plays when
-    // it is the last to play or nobody still to play can beat the trick (`held`).
-    let settled = cur.len == 3 || (held && cur.len > 0);
+    let live = live(hands, cur);
     let beat = if cur.len == 1 || cur.len == 2 { best_power(rules, hands, cur, seat) } else { 0 };
     let mut legal_left = legal;
     while legal_left != 0 {
         let suit = (legal_left.trailing_zeros() / 9) as usize;
         legal_left &= !(SUIT_MASK << (suit * 9));
-        let legal_here = (legal >> (suit * 9) & SUIT_MASK) as usize;
-        let legal_places = legal_here as u16;
         let live_places = (live >> (suit * 9) & SUIT_MASK) as u16;
         let lead =
             if cur.len == 0 { lead_info(rules, hands, seat, suit, live_places) } else { LeadInfo::default() };
-        let mut todo = legal_places & !skipped(rules, cur, seat, suit, legal_places, live_places, settled);
+        let mut todo = searched_places(rules, live, legal, cur, seat, held, suit);
         while todo != 0 {
             let k = todo.trailing_zeros();
             todo &= todo - 1;
@@ -98,12 +92,32 @@ pub(crate) fn listed(
     if c >= 36 || legal >> c & 1 == 0 {
         return false;
     }
-    let suit = c / 9;
-    let live = cur.cards | hands[0] | hands[1] | hands[2] | hands[3];
+    searched_places(rules, live(hands, cur), legal, cur, seat, held, c / 9) >> (c % 9) & 1 == 1
+}
+
+/// The cards in play: held, or on the table.
+#[inline]
+fn live(hands: &[u64; 4], cur: &Cur) -> u64 {
+    cur.cards | hands[0] | hands[1] | hands[2] | hands[3]
+}
+
+/// The places of `suit` that `moves` searches: the legal ones less those `skipped`.
+/// The trick's winner does not depend on which card of a run this seat plays when it
+/// is the last to play or nobody still to play can beat the trick (`held`).
+#[inline]
+fn searched_places(
+    rules: &Rules,
+    live: u64,
+    legal: u64,
+    cur: &Cur,
+    seat: usize,
+    held: bool,
+    suit: usize,
+) -> u16 {
     let settled = cur.len == 3 || (held && cur.len > 0);
     let legal_places = (legal >> (suit * 9) & SUIT_MASK) as u16;
     let live_places = (live >> (suit * 9) & SUIT_MASK) as u16;
-    skipped(rules, cur, seat, suit, legal_places, live_places, settled) >> (c % 9) & 1 == 0
+    legal_places & !skipped(rules, cur, seat, suit, legal_places, live_places, settled)
 }
 
 /// The places of `suit` in `legal_places` that are not searched: a card equivalent to
