@@ -31,10 +31,11 @@
 //!   difference for its team is played. With [`Config::infer_choice`] the deals are
 //!   weighed by what the contract choice and a push say of the hands ([`choice`]);
 //!   with [`Config::informed_playouts`] every seat plays the deals out by a sensible
-//!   policy instead of at random (module `playout`). Two variants measured and not
-//!   taken by any level stay selectable for the arena: [`Config::open_playouts`]
-//!   (the policy sees the later hands of the deal) and [`Config::infer_play`] (deals
-//!   weighed by the opponents' last-seat cards, module `plays`).
+//!   policy instead of at random (module `playout`); with [`Config::infer_play`]
+//!   they are weighed also by how well they explain the opponents' cards under a
+//!   model of a player who remembers the cards still out (module `plays`). One
+//!   variant measured and not taken by any level stays selectable for the arena:
+//!   [`Config::open_playouts`] (the policy sees the later hands of the deal).
 //!
 //! A decision costs a bounded number of playouts ([`Config::playouts`]) and at most
 //! [`Config::time_budget`] of wall time. Given the seed and the views it was shown,
@@ -112,9 +113,9 @@ pub struct Config {
     /// deal (module `playout`).
     pub open_playouts: bool,
     /// Weigh the sampled deals also by how well they explain the opponents' cards
-    /// played last to a trick (module `plays`): the weight, in 256ths, a deal keeps
-    /// for each such card the sensible policy would not have played (0: off; 256
-    /// would weigh nothing).
+    /// played this round (module `plays`): the weight, in 256ths, a deal keeps for
+    /// each card that a player who remembers the cards still out would not have
+    /// played (0: off; 256 would weigh nothing).
     pub infer_play: u32,
 }
 
@@ -161,6 +162,11 @@ impl Config {
     /// points a round (+0.05 .. +2.62), at 9.2 against 6.3 ms a card on average and
     /// 0.07 % against 1.5 % of the cards over 100 ms.
     pub const STRONG_SOLVE_NODES: u64 = 1_000_000;
+    /// [`Config::infer_play`] at [`Level::Strong`]: a deal keeps 160/256 of its weight
+    /// for each opponent card it explains badly. Against `rules` on 1,000 tuning
+    /// deals (master 17): +26.89 (+25.30 .. +28.48) points a round, against +25.44
+    /// (+23.87 .. +27.01) without; 64/256 did worse (+24.46, the follows alone).
+    pub const STRONG_INFER_PLAY: u32 = 160;
 
     /// The settings of a level on top of `self`, the normal budget (the server's is
     /// set by its flags): easy caps the playouts at [`Config::EASY_PLAYOUTS`] and
@@ -168,8 +174,8 @@ impl Config {
     /// [`Config::STRONG_PLAYOUT_FACTOR`] times the playouts early in a round, solves
     /// from [`Config::STRONG_SOLVE_AT_MOST`] cards, up to [`Config::STRONG_SOLVE_DEALS`]
     /// deals and [`Config::STRONG_SOLVE_NODES`] nodes, weighs its deals by the
-    /// contract choice and plays them out by a sensible policy, still within the time
-    /// budget.
+    /// contract choice and the opponents' cards ([`Config::STRONG_INFER_PLAY`]) and
+    /// plays them out by a sensible policy, still within the time budget.
     #[must_use]
     pub const fn at_level(self, level: Level) -> Self {
         match level {
@@ -190,6 +196,7 @@ impl Config {
                 solve_at_most: Self::STRONG_SOLVE_AT_MOST,
                 solve_deals: Self::STRONG_SOLVE_DEALS,
                 solve_nodes: Self::STRONG_SOLVE_NODES,
+                infer_play: Self::STRONG_INFER_PLAY,
                 ..self
             },
         }

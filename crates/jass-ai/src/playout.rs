@@ -71,7 +71,7 @@ pub(crate) fn play_informed<R: Rng + ?Sized>(mut pos: RoundInPlay, open: bool, r
 
 /// The policy's card for the seat to move in `trick` among `legal` (at least two);
 /// `None` for a lead, which is random. It looks at no hand but the mover's (its legal
-/// cards), so it also models what another seat did ([`crate::plays`]).
+/// cards).
 pub(crate) fn sensible(trick: &Trick, contract: Contract, legal: CardSet, t: &Tables) -> Option<Card> {
     respond(trick, contract, legal, t, None)
 }
@@ -101,7 +101,7 @@ fn open_sensible(pos: &RoundInPlay, legal: CardSet, t: &Tables) -> Option<Card> 
 /// The policy after the lead. `threat`: the highest power a later opponent can play,
 /// where the mover sees it; unseen, only the last seat knows its partner's card holds,
 /// and a card that takes the trick is taken to keep it.
-fn respond(
+pub(crate) fn respond(
     trick: &Trick,
     contract: Contract,
     legal: CardSet,
@@ -132,7 +132,7 @@ fn respond(
 }
 
 /// R5's trick winner as a number: a trump above the suit led above the rest.
-fn power(c: Card, led: Suit, trump: Option<Suit>, t: &Tables) -> u8 {
+pub(crate) fn power(c: Card, led: Suit, trump: Option<Suit>, t: &Tables) -> u8 {
     if Some(c.suit()) == trump {
         32 + t.order[c.index()]
     } else if c.suit() == led {

@@ -21,7 +21,7 @@ struct Cli {
     /// `strong:playouts=10000,solve=24,deals=32` or `mcts:iterations=5000` (keys:
     /// playouts, solve, deals, knodes (solver nodes a decision in thousands), infer (1:
     /// deals weighed by the contract choice), informed (1: deals played out by a sensible
-    /// policy), play (K: deals weighed by the cards played, K/256 a miss; 0: off),
+    /// policy), play (K: deals weighed by the opponents' cards, K/256 a miss; 0: off),
     /// open (1: in those playouts a seat sees the later hands), iterations, ms; `strong:ms=100` gives the strong
     /// player the table's wall-time budget per decision, which does not reproduce).
     #[arg(long, default_value = "computer")]

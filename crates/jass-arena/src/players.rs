@@ -37,7 +37,7 @@ pub struct Strong {
     pub infer: bool,
     /// Play deals out by a sensible policy (`jass_ai::Config::informed_playouts`).
     pub informed: bool,
-    /// Weigh sampled deals by the cards the other seats played, in 256ths a miss
+    /// Weigh sampled deals by the cards the opponents played, in 256ths a miss
     /// (`jass_ai::Config::infer_play`; 0: off).
     pub play: u32,
     /// Playouts in which a seat sees the later hands (`jass_ai::Config::open_playouts`).
@@ -222,7 +222,7 @@ impl fmt::Display for Kind {
                     f.write_str(" seeing the later hands")?;
                 }
                 if s.play > 0 {
-                    write!(f, ", deals weighed by the cards played ({}/256 a miss)", s.play)?;
+                    write!(f, ", deals weighed by the opponents' cards ({}/256 a miss)", s.play)?;
                 }
                 f.write_str(")")
             }
