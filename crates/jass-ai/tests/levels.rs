@@ -9,8 +9,8 @@ use jass_engine::{Game, Options, Seat, Seed, Viewer};
 // Issue 17 point 3: easy = few playouts and no solving; normal = the default exactly
 // (the load bench's targets were measured with it); strong = the default plus
 // ten times the playouts early in a round, solving up to 96 deals (a million solver nodes)
-// from 24 cards left, deals weighed by the contract choice and played out by a
-// sensible policy, within the same time budget.
+// from 24 cards left, deals weighed by the contract choice and the opponents' cards
+// (160/256 a miss) and played out by a sensible policy, within the same time budget.
 #[test]
 fn each_levels_config_is_what_the_docs_say() {
     let d = Config::default();
@@ -21,6 +21,7 @@ fn each_levels_config_is_what_the_docs_say() {
         solve_nodes: 1_000_000,
         infer_choice: true,
         informed_playouts: true,
+        infer_play: 160,
         ..base
     };
     assert_eq!(Config::for_level(Level::Normal), d);

@@ -89,7 +89,7 @@ fn command_takes_each_players_own_budget() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "strong(100 playouts, 2 deals solved from 12 cards, at most 1000k nodes, deals weighed by the contract choice, informed playouts) vs strong(50 playouts"
+            "strong(100 playouts, 2 deals solved from 12 cards, at most 1000k nodes, deals weighed by the contract choice, informed playouts, deals weighed by the opponents' cards (160/256 a miss)) vs strong(50 playouts"
         ),
         "{text}"
     );
@@ -99,16 +99,17 @@ fn command_takes_each_players_own_budget() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "strong(100 playouts, 2 deals solved from 12 cards, at most 1000k nodes, at most 100 ms a decision) vs rules"
+            "strong(100 playouts, 2 deals solved from 12 cards, at most 1000k nodes, at most 100 ms a decision, deals weighed by the opponents' cards (160/256 a miss)) vs rules"
         ),
         "{text}"
     );
-    // The variants measured and not taken by the level are named too.
+    // The variants measured and not taken by the level are named too, and the weighing
+    // by the opponents' cards can be set or switched off.
     let out = run("strong:playouts=100,solve=12,deals=2,open=1,play=64", "rules");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("informed playouts seeing the later hands, deals weighed by the cards played (64/256 a miss)) vs rules"),
+        text.contains("informed playouts seeing the later hands, deals weighed by the opponents' cards (64/256 a miss)) vs rules"),
         "{text}"
     );
     let bad = run("strong:depth=3", "rules");

@@ -155,9 +155,12 @@ async fn a_computer_with_nothing_to_do_is_not_asked_again_until_the_table_change
                     ClientMsg::Bedanke { version: None, id }
                 } else if g.allowed.choose {
                     ClientMsg::Choose { contract: Contract::Obenabe, version, id }
-                } else {
-                    let card = g.allowed.cards.first().unwrap();
+                } else if let Some(card) = g.allowed.cards.first() {
                     ClientMsg::Play { card, weis: Vec::new(), stoeck: false, version, id }
+                } else {
+                    // A view between two states (nothing to play yet): wait for the next.
+                    human.next().await;
+                    continue;
                 };
                 let _ = human.request(msg).await;
             } else {
