@@ -55,11 +55,15 @@ pub(crate) fn likelihood(
             }
             if seat.team() != me.team() {
                 let legal = legal_cards(hand, &trick, contract);
-                // What the mover could not see: the unplayed cards of the other seats.
-                let out =
-                    Seat::ALL.iter().filter(|&&s| s != seat).fold(CardSet::EMPTY, |a, s| a | held[s.index()]);
-                if legal.len() > 1 && modelled(&trick, contract, legal, out, t).is_some_and(|c| c != card) {
-                    weight *= miss;
+                if legal.len() > 1 {
+                    // What the mover could not see: the unplayed cards of the other seats.
+                    let out = Seat::ALL
+                        .iter()
+                        .filter(|&&s| s != seat)
+                        .fold(CardSet::EMPTY, |a, s| a | held[s.index()]);
+                    if modelled(&trick, contract, legal, out, t).is_some_and(|c| c != card) {
+                        weight *= miss;
+                    }
                 }
             }
             held[seat.index()] = hand.without(card);
@@ -77,7 +81,8 @@ pub(crate) fn likelihood(
 /// - a lead: the dearest card that beats every card of its suit still out (a side
 ///   suit only once no trumps are out; a trump first), else the cheapest card (a
 ///   side suit first, then fewest points, then the lowest);
-/// - the last seat: as the playouts' sensible policy ([`crate::playout::sensible`]);
+/// - the last seat: as the playouts' sensible policy ([`crate::playout::sensible`]),
+///   nothing after it to fear;
 /// - an earlier seat: onto the partner's card that nothing still out of the suit led
 ///   beats, its most points, else its fewest; against the opponents', the cheapest
 ///   card that beats every card out of the suit led (a ruff counts), else its fewest.
@@ -106,18 +111,18 @@ pub(crate) fn modelled(
             legal.iter().min_by_key(|&c| (is_trump(c), t.points[c.index()], t.order[c.index()]))
         });
     };
-    if trick.len() == 3 {
-        return respond(trick, contract, legal, t, None);
-    }
-    let threat = out.iter().filter(|&c| c.suit() == led).map(|c| power(c, led, trump, t)).max().unwrap_or(0);
+    // Nobody plays after the last seat: nothing out threatens its card.
+    let threat = if trick.len() == 3 {
+        0
+    } else {
+        out.iter().filter(|&c| c.suit() == led).map(|c| power(c, led, trump, t)).max().unwrap_or(0)
+    };
     respond(trick, contract, legal, t, Some(threat))
 }
 
 #[cfg(test)]
 mod tests {
-    use jass_engine::{Action, CardSet, Contract, Game, Options, Seat, Seed, Viewer};
-
-    use jass_engine::{Trick, tables};
+    use jass_engine::{Action, CardSet, Contract, Game, Options, Seat, Seed, Trick, Viewer, tables};
 
     use super::{likelihood, modelled};
     use crate::memory::Memory;
