@@ -13,11 +13,15 @@
 
 use std::time::{Duration, Instant};
 
-use jass_engine::{CardSet, Contract, LAST_TRICK_BONUS, MATCH_BONUS, Seat, Team, Trick, legal_cards, tables};
-use jass_solver::{Position, Solver};
+use jass_engine::Team;
+use jass_solver::Solver;
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
+
+#[path = "../tests/common/reference.rs"]
+mod reference;
+
+use reference::{alpha_beta, deal, play_down};
 
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
@@ -26,41 +30,6 @@ fn arg(name: &str) -> Option<String> {
 
 fn num(name: &str, default: usize) -> usize {
     arg(name).and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-fn deal(rng: &mut Xoshiro256PlusPlus) -> Position {
-    let mut cards: Vec<u8> = (0..36).collect();
-    cards.shuffle(rng);
-    let mut hands = [CardSet::EMPTY; 4];
-    for (i, c) in cards.iter().enumerate() {
-        if let Some(card) = jass_engine::Card::from_index(*c) {
-            hands[i / 9] = hands[i / 9].with(card);
-        }
-    }
-    Position {
-        hands,
-        trick: Trick::new(Seat::ALL[rng.random_range(0..4)]),
-        contract: Contract::ALL[rng.random_range(0..6)],
-        old_undenufe: rng.random_bool(0.1),
-        tricks_won: [0, 0],
-        match_bonus: rng.random_bool(0.9),
-    }
-}
-
-fn play_down(rng: &mut Xoshiro256PlusPlus, mut pos: Position, left: u32) -> Position {
-    while pos.cards_left() > left {
-        let seat = pos.to_move();
-        let legal: Vec<_> = legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract).iter().collect();
-        let card = legal[rng.random_range(0..legal.len())];
-        pos.hands[seat.index()] = pos.hands[seat.index()].without(card);
-        pos.trick.push(card);
-        if pos.trick.is_complete() {
-            let Some(w) = pos.trick.winner(pos.contract) else { break };
-            pos.tricks_won[w.team().index()] += 1;
-            pos.trick = Trick::new(w);
-        }
-    }
-    pos
 }
 
 fn report(name: &str, mut t: Vec<Duration>, stats: jass_solver::Stats, stopped: bool) {
@@ -84,64 +53,16 @@ fn report(name: &str, mut t: Vec<Duration>, stats: jass_solver::Stats, stopped: 
     );
 }
 
-/// The points `team` takes from `pos` on, by plain fail-hard alpha-beta: the minimax
-/// value, with nothing the solver's speed depends on.
-fn reference(pos: &Position, team: Team, mut alpha: u32, mut beta: u32) -> u32 {
-    let seat = pos.to_move();
-    let hand = pos.hands[seat.index()];
-    if hand.is_empty() {
-        return 0;
-    }
-    let max = seat.team() == team;
-    for card in legal_cards(hand, &pos.trick, pos.contract) {
-        let mut next = *pos;
-        next.hands[seat.index()] = hand.without(card);
-        next.trick.push(card);
-        let mut gained = 0;
-        if next.trick.is_complete() {
-            let Some(w) = next.trick.winner(pos.contract) else { return 0 };
-            let points = &tables(pos.contract, pos.old_undenufe).points;
-            let last = next.cards_left() == 0;
-            if w.team() == team {
-                gained = next.trick.cards().map(|c| u32::from(points[c.index()])).sum::<u32>();
-                if last {
-                    gained += LAST_TRICK_BONUS;
-                    if pos.match_bonus && pos.tricks_won[1 - w.team().index()] == 0 {
-                        gained += MATCH_BONUS;
-                    }
-                }
-            }
-            next.tricks_won[w.team().index()] += 1;
-            next.trick = Trick::new(w);
-        }
-        let rest = if next.cards_left() == 0 {
-            0
-        } else {
-            reference(&next, team, alpha.saturating_sub(gained), beta.saturating_sub(gained))
-        };
-        let v = gained + rest;
-        if max {
-            alpha = alpha.max(v);
-        } else {
-            beta = beta.min(v);
-        }
-        if alpha >= beta {
-            break;
-        }
-    }
-    if max { alpha } else { beta }
-}
-
 fn check(n: usize, rng: &mut Xoshiro256PlusPlus) {
     let mut solver = Solver::new();
     let t0 = Instant::now();
     for i in 0..n {
         let left = rng.random_range(1..=16);
-        let dealt = deal(rng);
+        let dealt = deal(rng, 0.1, 0.9);
         let pos = play_down(rng, dealt, left);
         let team = Team::ALL[i % 2];
         let got = solver.points(&pos, team).unwrap_or(u32::MAX);
-        let want = reference(&pos, team, 0, 1000);
+        let want = alpha_beta(&pos, team, 0, u32::MAX);
         assert_eq!(got, want, "{pos:?} for {team:?}");
     }
     println!(
@@ -176,7 +97,7 @@ fn main() {
                 stopped = true;
                 break;
             }
-            let dealt = deal(&mut rng);
+            let dealt = deal(&mut rng, 0.1, 0.9);
             let pos = play_down(&mut rng, dealt, left);
             let t0 = Instant::now();
             if best {

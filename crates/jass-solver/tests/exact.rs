@@ -2,78 +2,23 @@
 //! equivalent cards) on random positions (issue 17 point 1; a larger sample runs in
 //! the `solve` example with `--check`).
 
-use jass_engine::{CardSet, Contract, LAST_TRICK_BONUS, MATCH_BONUS, Seat, Team, Trick, legal_cards, tables};
+mod common;
+
+use common::reference::{after, alpha_beta, deal, play_down};
+use jass_engine::{CardSet, Team, legal_cards, tables};
 use jass_solver::{Position, Solver};
+use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::seq::SliceRandom;
-use rand::{RngExt, SeedableRng};
 
 /// A random position with `left` cards still held, reached by random legal play.
 fn random_position(rng: &mut Xoshiro256PlusPlus, left: u32) -> Position {
-    let mut cards: Vec<u8> = (0..36).collect();
-    cards.shuffle(rng);
-    let mut hands = [CardSet::EMPTY; 4];
-    for (i, c) in cards.iter().enumerate() {
-        let card = jass_engine::Card::from_index(*c).unwrap();
-        hands[i / 9] = hands[i / 9].with(card);
-    }
-    let contract = Contract::ALL[rng.random_range(0..6)];
-    let mut pos = Position {
-        hands,
-        trick: Trick::new(Seat::ALL[rng.random_range(0..4)]),
-        contract,
-        old_undenufe: rng.random_bool(0.2),
-        tricks_won: [0, 0],
-        match_bonus: rng.random_bool(0.8),
-    };
-    while pos.cards_left() > left {
-        let seat = pos.to_move();
-        let legal: Vec<_> = legal_cards(pos.hands[seat.index()], &pos.trick, contract).iter().collect();
-        let card = legal[rng.random_range(0..legal.len())];
-        pos.hands[seat.index()] = pos.hands[seat.index()].without(card);
-        pos.trick.push(card);
-        if pos.trick.is_complete() {
-            let w = pos.trick.winner(contract).unwrap();
-            pos.tricks_won[w.team().index()] += 1;
-            pos.trick = Trick::new(w);
-        }
-    }
-    pos
+    let dealt = deal(rng, 0.2, 0.8);
+    play_down(rng, dealt, left)
 }
 
 /// Plain minimax: the points `team` takes from `pos` on.
 fn minimax(pos: &Position, team: Team) -> u32 {
-    let seat = pos.to_move();
-    let hand = pos.hands[seat.index()];
-    if hand.is_empty() {
-        return 0;
-    }
-    let values = legal_cards(hand, &pos.trick, pos.contract).iter().map(|card| after(pos, card, team));
-    if seat.team() == team { values.max().unwrap() } else { values.min().unwrap() }
-}
-
-/// The points `team` takes from `pos` on when the seat to move plays `card`.
-fn after(pos: &Position, card: jass_engine::Card, team: Team) -> u32 {
-    let seat = pos.to_move();
-    let points = &tables(pos.contract, pos.old_undenufe).points;
-    let mut next = *pos;
-    next.hands[seat.index()] = pos.hands[seat.index()].without(card);
-    next.trick.push(card);
-    if !next.trick.is_complete() {
-        return minimax(&next, team);
-    }
-    let w = next.trick.winner(pos.contract).unwrap();
-    let mut gained: u32 = next.trick.cards().map(|c| u32::from(points[c.index()])).sum();
-    let last = next.cards_left() == 0;
-    if last {
-        gained += LAST_TRICK_BONUS;
-        if pos.match_bonus && pos.tricks_won[1 - w.team().index()] == 0 {
-            gained += MATCH_BONUS;
-        }
-    }
-    next.tricks_won[w.team().index()] += 1;
-    next.trick = Trick::new(w);
-    (if w.team() == team { gained } else { 0 }) + if last { 0 } else { minimax(&next, team) }
+    alpha_beta(pos, team, 0, u32::MAX)
 }
 
 #[test]
