@@ -2,25 +2,15 @@
 //! view only, it only ever proposes legal actions, and four of them finish a game.
 
 use jass_ai::{Computer, Config};
-use jass_engine::{Action, Card, CardSet, End, Game, Options, Preset, Seat, SeatView, Seed, Team, Viewer};
+use jass_engine::{
+    Action, Card, CardSet, End, Game, Options, Preset, Seat, SeatView, Seed, Team, Viewer, random_hands,
+};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 /// A small, deterministic budget: the tests check behaviour, not strength.
 fn config(seed: u64) -> Config {
     Config { playouts: 120, time_budget: None, seed, ..Config::default() }
-}
-
-fn random_hands(rng: &mut Xoshiro256PlusPlus) -> [CardSet; 4] {
-    let mut deck: Vec<Card> = CardSet::DECK.iter().collect();
-    for i in (1..deck.len()).rev() {
-        deck.swap(i, rng.random_range(0..=i));
-    }
-    let mut hands = [CardSet::EMPTY; 4];
-    for (i, c) in deck.into_iter().enumerate() {
-        hands[i / 9] = hands[i / 9].with(c);
-    }
-    hands
 }
 
 /// Whatever the hidden hands, the same views give the same decisions: two games share

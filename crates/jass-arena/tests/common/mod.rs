@@ -8,18 +8,7 @@ use jass_engine::{Action, Card, CardSet, Contract, Game, Seat, Seed, Viewer};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-/// A uniformly random deal.
-pub(crate) fn random_hands(rng: &mut Xoshiro256PlusPlus) -> [CardSet; 4] {
-    let mut deck: Vec<Card> = CardSet::DECK.iter().collect();
-    for i in (1..deck.len()).rev() {
-        deck.swap(i, rng.random_range(0..=i));
-    }
-    let mut hands = [CardSet::EMPTY; 4];
-    for (i, c) in deck.into_iter().enumerate() {
-        hands[i / 9] = hands[i / 9].with(c);
-    }
-    hands
-}
+pub(crate) use jass_engine::random_hands;
 
 /// A uniformly random legal card of the seat to play.
 pub(crate) fn random_legal(game: &Game, seat: Seat, rng: &mut Xoshiro256PlusPlus) -> Card {
