@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { startServer } from './lib/server.mjs';
 import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
-import { openPage, press, view, tid, sleep } from './lib/pages.mjs';
+import { openPage, openSeat as openSeatPage, press, view, tid, sleep } from './lib/pages.mjs';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 const AWAY_SECS = 4;
@@ -46,24 +46,9 @@ async function shot(p, name) {
   await p.page.screenshot({ path: `${ARTIFACTS}${name}-${p.size}.png`, fullPage: true });
 }
 
-async function post(path, body) {
-  const r = await fetch(`${server.base}${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  const b = await r.json();
-  assert.ok(r.ok, JSON.stringify(b));
-  return b;
-}
-
 /** A page holding a seat by its token, as if it had joined itself. */
-async function openSeat(label, table, token, opts = {}) {
-  const p = await openPage(browser, label, {
-    errors, ...opts,
-    init: { fn: ([t, k]) => { if (!localStorage.getItem(`jass:${t}`)) localStorage.setItem(`jass:${t}`, JSON.stringify({ seat: null, token: k })); }, arg: [table, token] },
-  });
-  await p.page.goto(`${server.base}/t/${table}`);
-  await p.page.waitForFunction(() => window.__jass?.view && window.__jass.status === 'open');
-  return p;
+function openSeat(label, table, token, opts = {}) {
+  return openSeatPage(browser, server.base, label, table, token, { errors, ...opts });
 }
 
 /** Waits until this page must decide (or the game is over); returns its view. */
@@ -135,9 +120,9 @@ test('a phone plays a whole game against three computers by tapping only', { tim
 
 /** A table of Anna (host, seat 0) and Ben (seat 1) with computers the host adds by clicking. */
 async function annaAndBen(timing, sizes = [DESKTOP, DESKTOP], locales = ['en-US', 'en-US']) {
-  const created = await post('/api/tables', { name: 'Anna', preset: 'to_1000', timing });
+  const created = await server.post('/api/tables', { name: 'Anna', preset: 'to_1000', timing });
   const table = created.table;
-  const benToken = (await post(`/api/tables/${table}/seats`, { name: 'Ben', seat: 1 })).token;
+  const benToken = (await server.post(`/api/tables/${table}/seats`, { name: 'Ben', seat: 1 })).token;
   const anna = await openSeat('Anna', table, created.token, { size: sizes[0], locale: locales[0] });
   const ben = await openSeat('Ben', table, benToken, { size: sizes[1], locale: locales[1] });
   // --- lobby: the host puts computers in the two free seats, removes one, adds it again.
@@ -325,7 +310,7 @@ test('the host picks computer levels in the lobby, the seat manager and the star
   await solo.ctx.close();
 
   // --- the lobby (a German phone): easy in seat 1, normal in seat 2, strong in seat 3.
-  const created = await post('/api/tables', { name: 'Anna', preset: 'to_1000' });
+  const created = await server.post('/api/tables', { name: 'Anna', preset: 'to_1000' });
   const anna = await openSeat('Anna', created.table, created.token, { size: PHONE, locale: 'de-DE' });
   assert.equal(await anna.page.inputValue(tid('lobby-level')), 'normal', 'normal by default');
   for (const [s, level] of [[1, 'easy'], [2, 'normal'], [3, 'strong']]) {
@@ -365,7 +350,7 @@ test('the host picks computer levels in the lobby, the seat manager and the star
 });
 
 test('a seat moves to a second browser context with the other-device link', { timeout: 120_000 }, async () => {
-  const created = await post('/api/tables', { name: 'Mia', preset: 'to_1000', computers: true });
+  const created = await server.post('/api/tables', { name: 'Mia', preset: 'to_1000', computers: true });
   const { table, token } = created;
   const first = await openSeat('Mia phone', table, token, { size: PHONE, locale: 'de-DE' });
   await press(first, tid('other-device-btn'));

@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { startServer } from './lib/server.mjs';
 import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
+import { openPage, sleep, tid } from './lib/pages.mjs';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 const TARGET = 300;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let server;
 let browser;
@@ -31,37 +31,10 @@ after(async () => {
   await server?.stop();
 });
 
-async function openPlayer(label, size) {
-  const ctx = await browser.newContext({ viewport: size, locale: 'en-US' });
-  const page = await ctx.newPage();
-  // The server's Content-Security-Policy forbids eval, which Playwright's own
-  // waitForFunction polling uses; poll with evaluate instead (not subject to the CSP),
-  // so the page runs under the real policy and any violation shows as a console error.
-  page.waitForFunction = async (fn, arg, { timeout = 30_000 } = {}) => {
-    const end = Date.now() + timeout;
-    for (;;) {
-      const ok = await page.evaluate(fn, arg).catch((e) => {
-        if (/context was destroyed|navigation/i.test(String(e))) return false;
-        throw e;
-      });
-      if (ok) return ok;
-      if (Date.now() > end) throw new Error(`waitForFunction timed out after ${timeout} ms: ${fn}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  const p = { label, size: size === PHONE ? 'phone' : 'desktop', ctx, page, reloading: false };
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${label} console: ${m.text()}`); });
-  page.on('pageerror', (e) => errors.push(`${label} page error: ${e.message}`));
-  page.on('requestfailed', (r) => {
-    const why = r.failure()?.errorText || '';
-    if (p.reloading && why.includes('ERR_ABORTED')) return; // a reload cancels image loads
-    errors.push(`${label} request failed: ${r.url()} ${why}`);
-  });
-  page.on('response', (r) => { if (r.status() >= 400) errors.push(`${label} HTTP ${r.status()} ${r.url()}`); });
-  return p;
+/** A player's page, its own context; touch on a phone. */
+function openPlayer(label, size) {
+  return openPage(browser, label, { size, errors });
 }
-
-const tid = (id) => `[data-testid="${id}"]`;
 
 async function shot(p, name) {
   const key = `${name}-${p.size}`;

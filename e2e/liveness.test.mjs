@@ -7,10 +7,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { startServer } from './lib/server.mjs';
-import { launch, DESKTOP } from './lib/browser.mjs';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const tid = (id) => `[data-testid="${id}"]`;
+import { launch } from './lib/browser.mjs';
+import { openSeat, view as state, sleep, tid } from './lib/pages.mjs';
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 
 let server;
@@ -27,44 +25,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function post(path, body) {
-  const r = await fetch(`${server.base}${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  const b = await r.json();
-  assert.ok(r.ok, JSON.stringify(b));
-  return b;
-}
-
-/** A page holding `seat` of `table` by its token (as if it had joined itself). */
-async function openSeat(label, table, seat, token) {
-  const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
-  await ctx.addInitScript(([t, s, k]) => localStorage.setItem(`jass:${t}`, JSON.stringify({ seat: s, token: k })), [table, seat, token]);
-  const page = await ctx.newPage();
-  // As in game.test.mjs: the CSP forbids Playwright's eval-based polling.
-  page.waitForFunction = async (fn, arg, { timeout = 30_000 } = {}) => {
-    const end = Date.now() + timeout;
-    for (;;) {
-      const ok = await page.evaluate(fn, arg).catch((e) => {
-        if (/context was destroyed|navigation/i.test(String(e))) return false;
-        throw e;
-      });
-      if (ok) return ok;
-      if (Date.now() > end) throw new Error(`waitForFunction timed out after ${timeout} ms: ${fn}`);
-      await sleep(50);
-    }
-  };
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${label} console: ${m.text()}`); });
-  page.on('pageerror', (e) => errors.push(`${label} page error: ${e.message}`));
-  await page.goto(`${server.base}/t/${table}`);
-  await page.waitForFunction(() => window.__jass?.view && window.__jass.status === 'open');
-  return { label, ctx, page };
-}
-
-async function state(p) {
-  return p.page.evaluate(() => ({ version: window.__jass.version, view: window.__jass.view, status: window.__jass.status }));
-}
 
 async function settle(players, min = 0) {
   for (let i = 0; i < 400; i++) {
@@ -100,14 +60,14 @@ async function untilBenPlays(players, ss) {
 }
 
 test('an offline page is shown away, comes back by itself and keeps its tap', { timeout: 120_000 }, async (t) => {
-  const created = await post('/api/tables', { name: 'Anna', preset: 'to_1000' });
+  const created = await server.post('/api/tables', { name: 'Anna', preset: 'to_1000' });
   const table = created.table;
   const tokens = [created.token];
   for (const [seat, name] of [[1, 'Ben'], [2, 'Carla'], [3, 'Dan']]) {
-    tokens.push((await post(`/api/tables/${table}/seats`, { name, seat })).token);
+    tokens.push((await server.post(`/api/tables/${table}/seats`, { name, seat })).token);
   }
   const players = [];
-  for (const [i, name] of ['Anna', 'Ben', 'Carla', 'Dan'].entries()) players.push(await openSeat(name, table, i, tokens[i]));
+  for (const [i, name] of ['Anna', 'Ben', 'Carla', 'Dan'].entries()) players.push(await openSeat(browser, server.base, name, table, tokens[i], { seat: i, errors }));
   const [anna, ben] = players;
   let ss = await settle(players);
   await anna.page.click(tid('start'));
@@ -116,6 +76,7 @@ test('an offline page is shown away, comes back by itself and keeps its tap', { 
 
   // --- Ben's network goes away: the others see him away within about 15 s.
   const t0 = Date.now();
+  ben.offline = true;
   await ben.ctx.setOffline(true);
   await anna.page.waitForSelector(tid('offline-1'), { timeout: 16_000 });
   const away = Date.now() - t0;
@@ -134,6 +95,7 @@ test('an offline page is shown away, comes back by itself and keeps its tap', { 
   // Back online: he reconnects by himself and plays the card.
   await ben.ctx.setOffline(false);
   await ben.page.waitForFunction(() => window.__jass.status === 'open', null, { timeout: 15_000 });
+  ben.offline = false;
   await anna.page.waitForSelector(tid('offline-1'), { state: 'detached', timeout: 15_000 });
   await ben.page.waitForSelector(tid('conn-banner'), { state: 'detached' });
   await ben.page.click(tid(`card-${card}`), { position: { x: 12, y: 30 } });

@@ -29,12 +29,8 @@ after(async () => {
   await server?.stop();
 });
 
-async function createTable(name = 'Anna') {
-  const r = await fetch(`${server.base}/api/tables`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, preset: 'swisslos' }),
-  });
-  assert.ok(r.ok);
-  return r.json();
+function createTable(name = 'Anna') {
+  return server.post('/api/tables', { name, preset: 'swisslos' });
 }
 
 /** A page holding `token` for `table`, as if it had created the table itself. */
@@ -130,9 +126,7 @@ test('the lobby shares the table link by the native share sheet and by a QR code
   const link = `${server.base}/t/${t.table}`;
   // A browser without the Web Share API (desktop Linux Chromium): no share button.
   const errors = [];
-  const ben = await (await fetch(`${server.base}/api/tables/${t.table}/seats`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ben', seat: 1 }),
-  })).json();
+  const ben = await server.post(`/api/tables/${t.table}/seats`, { name: 'Ben', seat: 1 });
   const plain = await openPage(browser, 'Plain', { size: DESKTOP, errors, init: seatInit(t.table, ben.token) });
   // A phone with one: the button calls it with the table link.
   const phone = await openPage(browser, 'Sharer', {

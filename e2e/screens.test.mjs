@@ -20,23 +20,14 @@ let browser;
 let host; // the lobby's table, held by this test's pages at seat 0
 let other; // a table with free seats, for the join page
 
-async function post(path, body) {
-  const r = await fetch(`${server.base}${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  const b = await r.json();
-  assert.ok(r.ok, JSON.stringify(b));
-  return b;
-}
-
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   server = await startServer();
   browser = await launch();
-  host = await post('/api/tables', { name: 'Anna', preset: 'swisslos' });
-  await post(`/api/tables/${host.table}/seats`, { name: 'Ben', seat: 1 });
-  await post(`/api/tables/${host.table}/seats`, { name: 'Dan', seat: 3 });
-  other = await post('/api/tables', { name: 'Carla', preset: 'manual' });
+  host = await server.post('/api/tables', { name: 'Anna', preset: 'swisslos' });
+  await server.post(`/api/tables/${host.table}/seats`, { name: 'Ben', seat: 1 });
+  await server.post(`/api/tables/${host.table}/seats`, { name: 'Dan', seat: 3 });
+  other = await server.post('/api/tables', { name: 'Carla', preset: 'manual' });
 });
 
 after(async () => {

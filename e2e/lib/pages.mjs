@@ -28,15 +28,40 @@ export async function openPage(browser, label, { size = DESKTOP, locale = 'en-US
       await sleep(50);
     }
   };
-  const p = { label, phone, size: phone ? 'phone' : 'desktop', ctx, page, offline: false, requests: [] };
+  // `offline` and `reloading` are set by a test around what it does to the page: a
+  // page without network, or one reloading (which cancels its image loads), fails
+  // requests on purpose.
+  const p = { label, phone, size: phone ? 'phone' : 'desktop', ctx, page, offline: false, reloading: false, requests: [] };
   page.on('console', (m) => { if (m.type() === 'error' && !p.offline) errors.push(`${label} console: ${m.text()}`); });
   page.on('pageerror', (e) => errors.push(`${label} page error: ${e.message}`));
   page.on('request', (r) => p.requests.push(r.url()));
   page.on('requestfailed', (r) => {
-    if (p.offline) return;
-    errors.push(`${label} request failed: ${r.url()} ${r.failure()?.errorText || ''}`);
+    const why = r.failure()?.errorText || '';
+    if (p.offline || (p.reloading && why.includes('ERR_ABORTED'))) return;
+    errors.push(`${label} request failed: ${r.url()} ${why}`);
   });
   page.on('response', (r) => { if (r.status() >= 400) errors.push(`${label} HTTP ${r.status()} ${r.url()}`); });
+  return p;
+}
+
+/**
+ * A page holding a seat of `table` by its token, as if it had joined itself: the
+ * token is put where the client keeps it before the page loads. `base` is the
+ * server's address; `opts` as for `openPage`, and `seat` the seat to record (null:
+ * the token alone tells the server).
+ */
+export async function openSeat(browser, base, label, table, token, { seat = null, ...opts } = {}) {
+  const p = await openPage(browser, label, {
+    ...opts,
+    init: {
+      fn: ([t, s, k]) => {
+        if (!localStorage.getItem(`jass:${t}`)) localStorage.setItem(`jass:${t}`, JSON.stringify({ seat: s, token: k }));
+      },
+      arg: [table, seat, token],
+    },
+  });
+  await p.page.goto(`${base}/t/${table}`);
+  await p.page.waitForFunction(() => window.__jass?.view && window.__jass.status === 'open');
   return p;
 }
 

@@ -59,6 +59,15 @@ export async function startServer(args = [], { port: atPort, db: atDb } = {}) {
     base,
     port,
     db,
+    /** POSTs `body` as JSON to `path`; the reply's body, which must be a success. */
+    async post(path, body) {
+      const r = await fetch(`${base}${path}`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+      });
+      const b = await r.json();
+      if (!r.ok) throw new Error(`POST ${path}: HTTP ${r.status} ${JSON.stringify(b)}`);
+      return b;
+    },
     stop() {
       if (child.exitCode == null) child.kill('SIGTERM');
       return new Promise((resolve) => { if (child.exitCode != null) resolve(); else child.once('exit', resolve); });
