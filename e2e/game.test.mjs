@@ -50,16 +50,22 @@ async function state(p) {
   });
 }
 
-/** Waits until every page holds the same state version, at least `min`. */
-async function settle(players, min = 0) {
+/**
+ * Waits up to `ms` until every page holds the same state version, at least `min`. If
+ * they never do, the error names each page's version and connection status, so a
+ * move that was lost and a connection that was lost tell apart.
+ */
+async function settle(players, min = 0, ms = 30_000) {
+  const until = Date.now() + ms;
   let last;
-  for (let i = 0; i < 400; i++) {
+  for (;;) {
     const ss = await Promise.all(players.map(state));
-    last = ss.map((s) => s?.version);
+    last = ss.map((s) => (s ? `${s.version}/${s.status}` : 'none'));
     if (ss.every((s) => s && s.status === 'open' && s.version === ss[0].version) && ss[0].version >= min) return ss;
+    if (Date.now() > until) break;
     await sleep(20);
   }
-  throw new Error(`pages did not agree on a state: ${JSON.stringify(last)}`);
+  throw new Error(`pages did not agree on a state of version ${min} or later within ${ms} ms: ${JSON.stringify(last)}`);
 }
 
 async function handOf(p) {
