@@ -76,9 +76,8 @@ test('an offline page is shown away, comes back by itself and keeps its tap', { 
 
   // --- Ben's network goes away: the others see him away within about 15 s. When the
   // browser closes the socket that is at once; when the socket just goes silent, the
-  // server checks silence at its pings, every half the away time (5 s), so a page
-  // silent for the away time (10 s) shows away 10 to 15 s after going offline, and
-  // the wait allows a loaded machine 5 s more for the news to reach Anna's page.
+  // server shows him away once it has been silent for the away time (10 s), at most
+  // 10 s after going offline, and the wait allows a loaded machine 10 s more.
   const t0 = Date.now();
   ben.offline = true;
   await ben.ctx.setOffline(true);

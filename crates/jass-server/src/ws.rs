@@ -219,6 +219,12 @@ impl Conn {
         let phase = period.mul_f64(rand::random_range(0.5..1.5));
         let mut ping = tokio::time::interval_at(Instant::now() + phase, period);
         ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        // When the peer will have been silent for the away time if nothing comes in
+        // first: a timer of its own, so the table hears it then and not at the next
+        // ping, up to half the away time later. A live peer resets it when it fires,
+        // about once per away time.
+        let away_at = tokio::time::sleep_until(self.last_seen + away_after);
+        tokio::pin!(away_at);
         loop {
             tokio::select! {
                 biased;
@@ -261,15 +267,20 @@ impl Conn {
                         info!("peer stopped answering pings, dropping it");
                         return None;
                     }
-                    if seat.is_some() && !away && silent >= away_after {
-                        away = true;
-                        info!(silent_ms = silent.as_millis(), "peer silent, shown as away");
-                        table.presence(self.id, true).await;
-                    }
                     // A peer heard from within the period is alive; a ping would only
                     // add a frame each way.
                     if silent >= period {
                         self.send(Message::Ping(axum::body::Bytes::new())).await.ok()?;
+                    }
+                }
+                () = &mut away_at, if seat.is_some() && !away => {
+                    let due = self.last_seen + away_after;
+                    if Instant::now() >= due {
+                        away = true;
+                        info!(silent_ms = self.last_seen.elapsed().as_millis(), "peer silent, shown as away");
+                        table.presence(self.id, true).await;
+                    } else {
+                        away_at.as_mut().reset(due);
                     }
                 }
             }
