@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { startServer } from './lib/server.mjs';
 import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
-import { openPage, sleep, tid } from './lib/pages.mjs';
+import { openPage, settle, tid, view as state } from './lib/pages.mjs';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 const TARGET = 300;
@@ -41,31 +41,6 @@ async function shot(p, name) {
   if (shots.has(key)) return;
   shots.add(key);
   await p.page.screenshot({ path: `${ARTIFACTS}${key}.png`, fullPage: true });
-}
-
-async function state(p) {
-  return p.page.evaluate(() => {
-    const a = window.__jass;
-    return a && a.view ? { version: a.version, view: a.view, status: a.status } : null;
-  });
-}
-
-/**
- * Waits up to `ms` until every page holds the same state version, at least `min`. If
- * they never do, the error names each page's version and connection status, so a
- * move that was lost and a connection that was lost tell apart.
- */
-async function settle(players, min = 0, ms = 30_000) {
-  const until = Date.now() + ms;
-  let last;
-  for (;;) {
-    const ss = await Promise.all(players.map(state));
-    last = ss.map((s) => (s ? `${s.version}/${s.status}` : 'none'));
-    if (ss.every((s) => s && s.status === 'open' && s.version === ss[0].version) && ss[0].version >= min) return ss;
-    if (Date.now() > until) break;
-    await sleep(20);
-  }
-  throw new Error(`pages did not agree on a state of version ${min} or later within ${ms} ms: ${JSON.stringify(last)}`);
 }
 
 async function handOf(p) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { startServer } from './lib/server.mjs';
 import { launch } from './lib/browser.mjs';
-import { openSeat, view as state, sleep, tid } from './lib/pages.mjs';
+import { openSeat, settle, tid } from './lib/pages.mjs';
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 
 let server;
@@ -25,15 +25,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function settle(players, min = 0) {
-  for (let i = 0; i < 400; i++) {
-    const ss = await Promise.all(players.map(state));
-    if (ss.every((s) => s.status === 'open' && s.version === ss[0].version) && ss[0].version >= min) return ss;
-    await sleep(25);
-  }
-  throw new Error('pages did not agree on a state');
-}
 
 /** The seat to act makes a plain move by clicking: Obenabe, or its first legal card. */
 async function move(players, ss) {

@@ -76,6 +76,25 @@ export async function view(p) {
 }
 
 /**
+ * Waits up to `ms` until every page holds a view of the same state version, at least
+ * `min`, over an open connection; returns their states. If they never do, the error
+ * names each page's version and connection status, so a move that was lost and a
+ * connection that was lost tell apart.
+ */
+export async function settle(players, min = 0, ms = 30_000) {
+  const until = Date.now() + ms;
+  let last;
+  for (;;) {
+    const ss = await Promise.all(players.map(view));
+    last = ss.map((s) => `${s.version}/${s.status}`);
+    if (ss.every((s) => s.view && s.status === 'open' && s.version === ss[0].version) && ss[0].version >= min) return ss;
+    if (Date.now() > until) break;
+    await sleep(20);
+  }
+  throw new Error(`pages did not agree on a state of version ${min} or later within ${ms} ms: ${JSON.stringify(last)}`);
+}
+
+/**
  * Answers a canned scene's `GET /api/tables/{table}/rounds` (the client asks for the
  * finished round's tricks when its summary shows): the page's current `last_round`,
  * with `tricks` as its tricks. `target` is a page or a context.
