@@ -65,7 +65,7 @@ test('an offline page is shown away, comes back by itself and keeps its tap', { 
   ss = await settle(players, ss[0].version + 1);
   ss = await untilBenPlays(players, ss);
 
-  // --- Ben's network goes away: the others see him away within about 15 s. When the
+  // --- Ben's network goes away: the others see him away. When the
   // browser closes the socket that is at once; when the socket just goes silent, the
   // server shows him away once it has been silent for the away time (10 s), at most
   // 10 s after going offline, and the wait allows a loaded machine 10 s more.
