@@ -1,7 +1,7 @@
 // Builds and starts the real jass-server on a free loopback port.
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,20 @@ export function serverBinary() {
   return bin;
 }
 
+// The databases this test process made: removed when it exits, not at a server's stop,
+// since a test may start a server again on the database a stopped one left.
+const made = new Set();
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory for one embedded database, removed when this process exits. */
+function freshDb() {
+  const dir = mkdtempSync(join(tmpdir(), 'jass-e2e-'));
+  made.add(dir);
+  return join(dir, 'jass.sqlite3');
+}
+
 /**
  * `args`: extra server flags, e.g. `['--computer-think-ms', '0']`; `port` and `db`
  * start it again where a stopped one was (a server that went away and came back).
@@ -38,7 +52,7 @@ export async function startServer(args = [], { port: atPort, db: atDb } = {}) {
   const bin = serverBinary();
   const port = atPort ?? await freePort();
   // A fresh embedded database per run: the real store, nothing left between runs.
-  const db = atDb ?? join(mkdtempSync(join(tmpdir(), 'jass-e2e-')), 'jass.sqlite3');
+  const db = atDb ?? freshDb();
   const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--web-dir', join(REPO, 'web'), '--db', db, ...args], {
     cwd: REPO,
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
