@@ -97,9 +97,11 @@ pub struct Config {
     /// Deals solved per decision when solving (at least one; the time budget may cut
     /// it short).
     pub solve_deals: u32,
-    /// Solver nodes per decision, at most (checked between deals; 0: no cap): a cap
-    /// on the work that, unlike the time budget, reproduces, so cheap positions can
-    /// take many deals and dear ones stop early.
+    /// Solver nodes per decision, at most (0: no cap): a cap on the work that,
+    /// unlike the time budget, reproduces, so cheap positions can take many deals and
+    /// dear ones stop early. No deal is started that would pass it if it cost as much
+    /// as the dearest so far, and a deal that passes it all the same is cut short and
+    /// dropped.
     pub solve_nodes: u64,
     /// Weigh the sampled deals by what the contract choice and any push say of the
     /// hands of the seats that made them ([`choice`]): a deal to solve is kept with
@@ -157,11 +159,16 @@ impl Config {
     /// Deals solved per decision at [`Level::Strong`], at most: cheap positions take
     /// them all, dear ones stop at [`Config::STRONG_SOLVE_NODES`].
     pub const STRONG_SOLVE_DEALS: u32 = 96;
-    /// Solver nodes per decision at [`Level::Strong`], at most: about 100 ms of one
-    /// core. Against 24 deals and no cap, on 1,000 tuning deals (master 23): +1.33
-    /// points a round (+0.05 .. +2.62), at 9.2 against 6.3 ms a card on average and
-    /// 0.07 % against 1.5 % of the cards over 100 ms.
-    pub const STRONG_SOLVE_NODES: u64 = 1_000_000;
+    /// Solver nodes per decision at [`Level::Strong`], at most: up to about 75 ms of
+    /// one core of this project's test machine in the dearest positions (150–190 ns a
+    /// node with another run beside it), so that with the deals' drawing (up to
+    /// 12 ms) every decision stays within 100 ms (issue 17's goal). A cap of
+    /// 1,000,000 checked only between deals let 0.5 % of the cards take 100–150 ms,
+    /// 500,000 enforced within the deal still 0.09 % (docs/benchmarks.md, fourteenth
+    /// session). Against 24 deals and no cap, on 1,000 tuning deals (master 23), the
+    /// cap of 1,000,000 gave +1.33 points a round (+0.05 .. +2.62); three times as
+    /// many nodes gave nothing measurable (sixth session), half of them −0.5.
+    pub const STRONG_SOLVE_NODES: u64 = 400_000;
     /// [`Config::infer_play`] at [`Level::Strong`]: a deal keeps 160/256 of its weight
     /// for each opponent card it explains badly. Against `rules` on 1,000 tuning
     /// deals (master 17): +26.89 (+25.30 .. +28.48) points a round, against +25.44
@@ -210,9 +217,9 @@ impl Config {
 }
 
 thread_local! {
-    /// One solver per thread: its tables (48 MiB) are reused from solve to solve
-    /// instead of being allocated for each decision, and are made on a thread's first
-    /// solve, so a computer that never solves never holds them.
+    /// One solver per thread: its tables are reused from solve to solve instead of
+    /// being allocated for each decision, and grow to what its solves index (about a
+    /// megabyte from 24 cards), so a computer that never solves never holds them.
     static SOLVER: std::cell::RefCell<jass_solver::Solver> = std::cell::RefCell::new(jass_solver::Solver::new());
 }
 
@@ -408,6 +415,9 @@ impl Computer {
                 [_, false] => [0, done],
                 _ => [done.saturating_sub(1), done.min(1)],
             };
+            // Its own random numbers: when no deal could be solved within the cap,
+            // the decision is the playouts' below, as if it had not tried.
+            let mut rng = rng.clone();
             let solved = SOLVER.with_borrow_mut(|solver| {
                 let mut sums = vec![0i64; cards.len()];
                 let mut n = 0;
@@ -431,12 +441,16 @@ impl Computer {
                         tricks_won,
                         match_bonus: self.options.fixed_rounds.is_none(),
                     };
-                    // A sample the solver refuses (a deal that cannot occur) is skipped.
-                    let values = solver.card_values(&pos);
+                    // A deal the cap cuts short is dropped, and ends the decision: the
+                    // cap bounds the decision's work, not only the deals it starts.
+                    let within = if cap > 0 { cap.saturating_sub(nodes) } else { u64::MAX };
+                    let values = solver.card_values_within(&pos, within);
                     let spent = solver.take_stats().nodes;
                     (nodes, dearest_nodes) = (nodes + spent, dearest_nodes.max(spent));
                     dearest = dearest.max(started.elapsed());
+                    // A sample the solver refuses (a deal that cannot occur) is skipped.
                     let Ok(values) = values else { continue };
+                    let Some(values) = values else { break };
                     for (card, points) in values {
                         if let Some(i) = cards.iter().position(|&c| c == card) {
                             sums[i] += i64::from(points);

@@ -32,8 +32,8 @@ pub const ORACLE_SOLVE_AT_MOST: u32 = 24;
 pub const ORACLE_PLAYOUTS: u32 = 2000;
 
 thread_local! {
-    /// One solver per thread: its tables are 48 MiB and its entries stay true from one
-    /// solve to the next.
+    /// One solver per thread: its tables grow to 48 MiB on whole deals, and its
+    /// entries stay true from one solve to the next.
     static SOLVER: RefCell<Solver> = RefCell::new(Solver::new());
 }
 

@@ -89,7 +89,7 @@ fn command_takes_each_players_own_budget() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "strong(100 playouts, 2 deals solved from 12 cards, at most 1000k nodes, deals weighed by the contract choice, informed playouts, deals weighed by the opponents' cards (160/256 a miss)) vs strong(50 playouts"
+            "strong(100 playouts, 2 deals solved from 12 cards, at most 400k nodes, deals weighed by the contract choice, informed playouts, deals weighed by the opponents' cards (160/256 a miss)) vs strong(50 playouts"
         ),
         "{text}"
     );
@@ -99,7 +99,7 @@ fn command_takes_each_players_own_budget() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "strong(100 playouts, 2 deals solved from 12 cards, at most 1000k nodes, at most 100 ms a decision, deals weighed by the opponents' cards (160/256 a miss)) vs rules"
+            "strong(100 playouts, 2 deals solved from 12 cards, at most 400k nodes, at most 100 ms a decision, deals weighed by the opponents' cards (160/256 a miss)) vs rules"
         ),
         "{text}"
     );

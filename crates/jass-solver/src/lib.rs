@@ -229,9 +229,10 @@ impl Position {
     }
 }
 
-/// The solver, with its transposition tables (48 MiB), whose entries stay true from
-/// solve to solve (sibling positions and the cards of one seat share much), so keep
-/// one per thread rather than one per solve.
+/// The solver, with its transposition tables (up to 48 MiB, as large as its largest
+/// solve needs), whose entries stay true from solve to solve (sibling positions and
+/// the cards of one seat share much), so keep one per thread rather than one per
+/// solve.
 #[derive(Debug, Default)]
 pub struct Solver {
     table: table::Table,
@@ -262,7 +263,24 @@ impl Solver {
     /// # Errors
     /// The position cannot occur ([`Position::validate`]).
     pub fn card_values(&mut self, pos: &Position) -> Result<Vec<(jass_engine::Card, u32)>, PositionError> {
+        self.card_values_within(pos, u64::MAX).map(Option::unwrap_or_default)
+    }
+
+    /// [`Solver::card_values`] within at most `nodes` positions visited (the unit of
+    /// [`Stats::nodes`], give or take the few of one line's last two tricks): `None`
+    /// when that was not enough. A player with a budget of work per decision thus
+    /// never overruns it on one dear deal; what the table learnt stays, so a later
+    /// solve of a like position is cheaper.
+    ///
+    /// # Errors
+    /// The position cannot occur ([`Position::validate`]).
+    pub fn card_values_within(
+        &mut self,
+        pos: &Position,
+        nodes: u64,
+    ) -> Result<Option<Vec<(jass_engine::Card, u32)>>, PositionError> {
         pos.validate()?;
+        let limit = self.stats.nodes.saturating_add(nodes);
         let seat = pos.to_move();
         let team = seat.team();
         let legal = legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract);
@@ -275,12 +293,13 @@ impl Solver {
             let rest = if next.cards_left() == 0 && next.trick.is_empty() {
                 0
             } else {
-                self.solve(&next, team, guess)
+                let Some(rest) = self.solve_within(&next, team, guess, limit) else { return Ok(None) };
+                rest
             };
             out.push((card, gained + rest));
         }
         out.sort_by_key(|v| std::cmp::Reverse(v.1));
-        Ok(out)
+        Ok(Some(out))
     }
 
     /// The best legal card of the seat to move and the points its team takes with it
@@ -330,7 +349,14 @@ impl Solver {
     }
 
     fn solve(&mut self, pos: &Position, team: Team, guess: Option<u32>) -> u32 {
-        let mut s = search::Search::new(pos, team, &mut self.table, &mut self.stats);
-        s.mtdf(guess)
+        // Without a limit a solve never gives up.
+        self.solve_within(pos, team, guess, u64::MAX).unwrap_or_default()
+    }
+
+    /// The exact value, or `None` once `stats.nodes` passes `limit`.
+    fn solve_within(&mut self, pos: &Position, team: Team, guess: Option<u32>, limit: u64) -> Option<u32> {
+        let mut s = search::Search::new(pos, team, &mut self.table, &mut self.stats).with_limit(limit);
+        let v = s.mtdf(guess);
+        (!s.aborted).then_some(v)
     }
 }

@@ -67,6 +67,10 @@ pub(crate) struct Search<'a> {
     /// killer heuristic. The card that refuted a sibling line often refutes this one
     /// (it goes after the table's best lead; 20 cards: 29 % fewer nodes, 24 cards: 41 %).
     killers: [u8; KILLERS],
+    /// `stats.nodes` at which the solve gives up ([`Search::with_limit`]).
+    limit: u64,
+    /// Whether it gave up: every value since is meaningless and none is stored.
+    pub(crate) aborted: bool,
 }
 
 /// `pos` after `card` (of the seat to move), and the points `team` took with it if
@@ -120,7 +124,17 @@ impl<'a> Search<'a> {
             table,
             stats,
             killers: [NO_CARD; KILLERS],
+            limit: u64::MAX,
+            aborted: false,
         }
+    }
+
+    /// Gives up once `stats.nodes` passes `limit`: a caller with a budget of work
+    /// (a computer player's per decision) bounds a solve it cannot predict. What the
+    /// table holds stays exact: only whole subtrees are stored, and nothing after.
+    pub(crate) const fn with_limit(mut self, limit: u64) -> Self {
+        self.limit = limit;
+        self
     }
 
     /// Where the killer of a position is kept: per cards left and seat to move, and
@@ -190,6 +204,9 @@ impl<'a> Search<'a> {
             first = false;
             self.stats.searches += 1;
             g = self.alpha_beta(root, taken, beta - 1, beta);
+            if self.aborted {
+                break;
+            }
             if g < beta {
                 upper = g;
             } else {
@@ -403,6 +420,10 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.stats.nodes += 1;
+            if self.stats.nodes > self.limit {
+                self.aborted = true;
+                return best;
+            }
             let p = i32::from(self.rules.points[usize::from(card)]);
             self.hands[seat] = hand & !(1u64 << card);
             self.rem -= p;
@@ -417,6 +438,9 @@ impl<'a> Search<'a> {
             self.hands[seat] = hand;
             self.rem += p;
             self.left += 1;
+            if self.aborted {
+                return best;
+            }
             if let Some(d) = done.get_mut(n_done) {
                 *d = (card, v);
                 n_done += 1;

@@ -49,14 +49,11 @@ pub(crate) struct Table {
 }
 
 impl Default for Table {
+    /// Empty: the buckets are made as solves come to index them (`next_solve`), so a
+    /// solver that only ever meets 24 cards or fewer holds about a megabyte, not 48
+    /// MiB, and its first solve does not pay for filling 48 MiB (about 40 ms).
     fn default() -> Self {
-        Self {
-            slots: vec![[Slot::default(); 2]; 1 << BITS],
-            ends: vec![[Slot::default(); 2]; 1 << END_BITS],
-            age: 0,
-            bits: BITS,
-            end_bits: END_BITS,
-        }
+        Self { slots: Vec::new(), ends: Vec::new(), age: 0, bits: MIN_BITS, end_bits: MIN_BITS - 2 }
     }
 }
 
@@ -73,6 +70,13 @@ impl Table {
         self.age = self.age.wrapping_add(1);
         self.bits = ((cards + 5) / 2).clamp(MIN_BITS, BITS);
         self.end_bits = (self.bits - 2).min(END_BITS);
+        // Entries stay where they are, found again by solves of their size.
+        if self.slots.len() < 1 << self.bits {
+            self.slots.resize(1 << self.bits, [Slot::default(); 2]);
+        }
+        if self.ends.len() < 1 << self.end_bits {
+            self.ends.resize(1 << self.end_bits, [Slot::default(); 2]);
+        }
     }
 
     #[inline]

@@ -111,3 +111,35 @@ fn a_transposed_position_is_answered_from_the_table() {
     }
     assert!(found >= 10, "enough transposed pairs: {found}");
 }
+
+/// A solve cut short by its node budget says so and leaves nothing wrong behind: the
+/// same solver, given the budget it needs afterwards, still gives every card the
+/// minimax value (an aborted search stores no entry), and within a budget that
+/// suffices the values are the unbounded ones.
+#[test]
+fn a_solve_over_its_node_budget_is_dropped_and_leaves_the_table_exact() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+    let mut cut = 0;
+    for i in 0..120 {
+        let pos = random_position(&mut rng, [10, 12][i % 2]);
+        let mut fresh = Solver::new();
+        let full = fresh.card_values(&pos).unwrap();
+        let needed = fresh.take_stats().nodes;
+        let mut solver = Solver::new();
+        if needed > 1 {
+            // Half the budget it needs, so a search stops part way.
+            let half = solver.card_values_within(&pos, needed / 2).unwrap();
+            // (Give or take the last two tricks of the line it was in, valued whole.)
+            assert!(solver.take_stats().nodes <= needed / 2 + 64, "the budget is kept");
+            if half.is_none() {
+                cut += 1;
+            }
+        }
+        assert_eq!(solver.card_values_within(&pos, u64::MAX).unwrap().as_ref(), Some(&full), "{pos:?}");
+        let seat = pos.to_move();
+        for (card, v) in full {
+            assert_eq!(v, after(&pos, card, seat.team()), "{card} in {pos:?}");
+        }
+    }
+    assert!(cut >= 60, "most budgets of half the need cut the solve: {cut}");
+}
