@@ -465,13 +465,15 @@ impl Computer {
                 return cards.get(best).copied();
             }
         }
+        let mut draws = 0;
         for d in 0..deals {
-            if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
+            let spent = draws > PLAYOUT_DRAWS;
+            if d > 0 && (spent || deadline.is_some_and(|t| Instant::now() >= t)) {
                 break;
             }
             // Thousands of deals here: each is weighed by its likelihood rather than
             // drawn again until one is kept (which costs far more draws).
-            let Some(hands) = constraints.sample(&mut rng) else { continue };
+            let Some(hands) = constraints.sample_counting(&mut rng, &mut draws) else { continue };
             let weight = self.likelihood(&weigh, &hands);
             let position = RoundInPlay {
                 hands,
@@ -498,6 +500,13 @@ impl Computer {
         cards.get(best).copied()
     }
 }
+
+/// The sampler's draws for the deals played out in one decision, at most: about
+/// 30 ms of one core. A deal takes one draw unless hidden Weis of the first trick
+/// must be met by drawing again; with two or three of them a decision took up to a
+/// million draws and 0.6 s (docs/benchmarks.md, fourteenth session). Reproduces,
+/// unlike the time budget.
+const PLAYOUT_DRAWS: u64 = 60_000;
 
 /// Draws for one deal when weighing deals, at most; then the likeliest of them is
 /// taken. It bounds the cost of histories the estimate finds unlikely for every deal.

@@ -245,7 +245,19 @@ impl Constraints {
     /// meeting every constraint; `None` when too many draws in a row broke a
     /// declaration met by drawing again.
     pub(crate) fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<[CardSet; 4]> {
+        self.sample_counting(rng, &mut 0)
+    }
+
+    /// [`Constraints::sample`], adding the draws it took to `draws`: a caller with a
+    /// budget of work bounds what declarations met by drawing again cost (in the
+    /// first trick, two or three hidden Weis can take a hundred draws a deal).
+    pub(crate) fn sample_counting<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        draws: &mut u64,
+    ) -> Option<[CardSet; 4]> {
         for _ in 0..ATTEMPTS {
+            *draws += 1;
             let hands = match &self.exact {
                 None => self.draw(None, rng)?,
                 Some(e) => {
