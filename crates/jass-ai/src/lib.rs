@@ -501,12 +501,12 @@ impl Computer {
     }
 }
 
-/// The sampler's draws for the deals played out in one decision, at most: about
-/// 30 ms of one core. A deal takes one draw unless hidden Weis of the first trick
-/// must be met by drawing again; with two or three of them a decision took up to a
-/// million draws and 0.6 s (docs/benchmarks.md, fourteenth session). Reproduces,
-/// unlike the time budget.
-const PLAYOUT_DRAWS: u64 = 60_000;
+/// The sampler's draws for the deals played out in one decision, at most: 0.5–1.5 µs
+/// a draw, so up to about 30 ms of one core. A deal takes one draw (a decision at
+/// most 10,000) unless hidden Weis of the first trick must be met by drawing again;
+/// with two or three of them a decision took up to two million draws and 1.2 s
+/// (docs/benchmarks.md, fourteenth session). Reproduces, unlike the time budget.
+const PLAYOUT_DRAWS: u64 = 20_000;
 
 /// Draws for one deal when weighing deals, at most; then the likeliest of them is
 /// taken. It bounds the cost of histories the estimate finds unlikely for every deal.
