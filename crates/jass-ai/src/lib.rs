@@ -167,7 +167,8 @@ impl Config {
     /// 500,000 enforced within the deal still 0.09 % (docs/benchmarks.md, fourteenth
     /// session). Against 24 deals and no cap, on 1,000 tuning deals (master 23), the
     /// cap of 1,000,000 gave +1.33 points a round (+0.05 .. +2.62); three times as
-    /// many nodes gave nothing measurable (sixth session), half of them −0.5.
+    /// many nodes gave nothing measurable (sixth session), and half as many (500,000,
+    /// against `rules` on the tuning list) −0.5, within noise.
     pub const STRONG_SOLVE_NODES: u64 = 400_000;
     /// [`Config::infer_play`] at [`Level::Strong`]: a deal keeps 160/256 of its weight
     /// for each opponent card it explains badly. Against `rules` on 1,000 tuning

@@ -250,7 +250,7 @@ impl Constraints {
 
     /// [`Constraints::sample`], adding the draws it took to `draws`: a caller with a
     /// budget of work bounds what declarations met by drawing again cost (in the
-    /// first trick, two or three hidden Weis can take a hundred draws a deal).
+    /// first trick, two or three hidden Weis can take up to two hundred draws a deal).
     pub(crate) fn sample_counting<R: Rng + ?Sized>(
         &self,
         rng: &mut R,
