@@ -7,7 +7,7 @@ use crate::SeatInfo;
 
 /// `POST /api/tables`: create a private table; the creator sits at seat 0 and hosts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct CreateTable {
     /// The host's name (1–24 characters).
     pub name: String,
@@ -31,7 +31,7 @@ pub struct CreateTable {
 
 /// `POST /api/tables/{table}/seats`: take a free seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct JoinTable {
     /// The player's name (1–24 characters).
     pub name: String,

@@ -411,8 +411,10 @@ pub use jass_engine::Level;
 
 /// How long the table waits for a player before the computer plays for them
 /// (issue 14, points 2 and 3). All in whole seconds; 0 turns a part off.
+/// (`remote = "Self"`: decoded from a JSON object only, see `object`; an array of
+/// the three numbers is refused as malformed.)
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Timing {
     /// The computer plays for a player who is disconnected or away after this long
     /// on their turn, and at once for as long as they stay away. 0: never.

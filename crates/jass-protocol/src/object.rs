@@ -1,13 +1,16 @@
 //! [`ClientMsg`] and [`ServerMsg`] decode from a JSON object only. serde's derived
 //! decoder of an internally tagged enum also takes a sequence (`["pong",5,null]` as a
 //! `pong`, `["schiebe"]` as a push), a form nobody writes: refused as `bad_message`
-//! rather than guessed at (issue 16 point 9).
+//! rather than guessed at. The same holds for every struct a client sends as an
+//! object ([`Timing`], the request bodies of creating and joining): derived, they
+//! would take `[20, 0, 60]` for a timing.
 
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
-use crate::{ClientMsg, ServerMsg};
+use crate::http::{CreateTable, JoinTable};
+use crate::{ClientMsg, ServerMsg, Timing};
 
 /// The trait impls around a `#[serde(remote = "Self")]` derive: encode as derived,
 /// decode through [`ObjectOnly`].
@@ -45,3 +48,6 @@ struct ObjectOnly<T>(std::marker::PhantomData<T>);
 
 object_only!(ClientMsg, "a client message (an object with a `type`)");
 object_only!(ServerMsg, "a server message (an object with a `type`)");
+object_only!(Timing, "a timing (an object of `step_in`, `move_clock`, `reserve`)");
+object_only!(CreateTable, "a new table (an object with a `name`)");
+object_only!(JoinTable, "a player joining (an object with a `name`)");

@@ -16,6 +16,7 @@ use axum::routing::{get, post};
 use jass_engine::Seat;
 use jass_protocol::http::{ApiError, CreateTable, JoinTable};
 use jass_protocol::{ErrorCode, options_from};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use tower_http::trace::TraceLayer;
 
@@ -173,6 +174,16 @@ async fn limit_api(
     (StatusCode::TOO_MANY_REQUESTS, [(RETRY_AFTER, "1")], body).into_response()
 }
 
+/// `bad_timing` if the create body's `timing` is what made it unreadable (not an
+/// object of the three numbers), as an out-of-range timing is (protocol.md 3,
+/// "Step-in and move clock").
+fn timing_fault(body: &[u8]) -> Option<ApiFailure> {
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let timing = value.get("timing").filter(|t| !t.is_null())?;
+    let e = <jass_protocol::Timing as Deserialize<'_>>::deserialize(timing).err()?;
+    Some(Refusal::new(ErrorCode::BadTiming, format!("timing: {e}")).into())
+}
+
 /// Whether `id` could be a table this server created (`new_table_id`), so a
 /// download of a made-up id never reaches the store.
 fn plausible_id(id: &str) -> bool {
@@ -201,7 +212,7 @@ async fn create(
     body: Body,
 ) -> Result<Response, ApiFailure> {
     let body = json_body(&app, &headers, body).await?;
-    let req: CreateTable = parse(&body)?;
+    let req: CreateTable = parse(&body).map_err(|e| timing_fault(&body).unwrap_or(e))?;
     // Checked here too, so a bad name never leaves an empty table behind.
     valid_name(&req.name)?;
     if let Some(timing) = &req.timing {

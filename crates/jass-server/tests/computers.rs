@@ -71,6 +71,26 @@ async fn play_with_computers_starts_a_game_in_one_step() {
     assert_eq!((status, body["code"].as_str()), (400, Some("bad_timing")), "{body}");
 }
 
+// A timing that is not the documented object (an array of the three numbers, a
+// string, a field of the wrong type) is refused `bad_timing` at creation like one out
+// of range, and no table is made (protocol.md 3, "Step-in and move clock").
+#[tokio::test]
+async fn a_malformed_timing_at_creation_is_refused_bad_timing() {
+    let server = Server::start(unlimited_config()).await;
+    for timing in [json!([20, 0, 60]), json!("20"), json!({"step_in": "20"}), json!({"steps": 20}), json!(20)]
+    {
+        let (status, body) = server.post("/api/tables", json!({"name": "Anna", "timing": timing})).await;
+        assert_eq!((status, body["code"].as_str()), (400, Some("bad_timing")), "{timing}: {body}");
+    }
+    // The documented object, whole or in part, is taken.
+    let (status, body) =
+        server.post("/api/tables", json!({"name": "Anna", "timing": {"move_clock": 10}})).await;
+    assert_eq!(status, 201, "{body}");
+    // A malformed body elsewhere is still `bad_message`.
+    let (status, body) = server.post("/api/tables", json!(["Anna"])).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("bad_message")), "{body}");
+}
+
 #[tokio::test]
 async fn the_host_fills_and_removes_computer_seats() {
     let server = Server::start(unlimited_config()).await;

@@ -166,6 +166,47 @@ async fn issue13_point2_a_torn_last_write_is_set_aside_and_the_table_plays_on() 
     cleanup(&db);
 }
 
+/// A table whose row in the index of tables is gone while its entries are there (in
+/// the indexed entries and in the append log) is quarantined and reported, not left
+/// unserved without a word; its entries are kept (the next move of the log would
+/// otherwise have deleted its newest ones), exported whole, and it plays on from the
+/// next start, its row restored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_without_its_index_row_is_quarantined_and_reported_and_kept_whole() {
+    let db = temp_db("no-index-row");
+    let port = free_port();
+    let mut p = Proc::start(&db, port, &[]).await;
+    let (orphan, tokens, game) = table_with_moves(&p.server(), 9).await;
+    let (healthy, healthy_tokens, _) = table_with_moves(&p.server(), 3).await;
+    p.stop();
+    let stored = rows(&db, &orphan);
+    assert!(stored.len() > 12, "{} entries", stored.len());
+    let deleted = rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("DELETE FROM tables WHERE id = ?1", [&orphan])
+        .unwrap();
+    assert_eq!(deleted, 1);
+    let mut p = Proc::start(&db, port, &[]).await;
+    let server = p.server();
+    assert_eq!(stats(&server).await["quarantined"], json!([orphan]));
+    assert_eq!(status_of(&server, &orphan).await, 404, "not served");
+    assert!(p.log().contains("table quarantined"), "reported at ERROR: {}", p.log());
+    let players = connect_all(&server, &healthy, &healthy_tokens).await;
+    drop(players);
+    p.stop();
+    let out = export(&db, &orphan);
+    assert_eq!(out["entries"].as_array().unwrap().len(), stored.len(), "every entry kept: {out}");
+    assert!(out["quarantined_at"].is_i64(), "{out}");
+    let mut p = Proc::start(&db, port, &[]).await;
+    let server = p.server();
+    assert_eq!(stats(&server).await["quarantined"], json!([]));
+    let players = connect_all(&server, &orphan, &tokens).await;
+    assert_eq!(game_of(&players), game, "it plays on as it was");
+    drop(players);
+    p.stop();
+    cleanup(&db);
+}
+
 /// Issue 13 point 1: downtime is not idleness. A table whose `last_active` is far
 /// older than the idle timeout (a server down for ten days, or a backup restored
 /// late) comes back at start-up and plays on; before the fix it was deleted.

@@ -137,6 +137,31 @@ pub(crate) fn identify(conn: &Connection, path: &Path) -> Result<Kind, DatabaseE
     )))
 }
 
+/// The write-ahead log beside the database file at `path`.
+pub(crate) fn wal_path(path: &Path) -> std::path::PathBuf {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    wal.into()
+}
+
+/// Refuses a database file that is missing or empty while its write-ahead log beside
+/// it holds data: the file was lost or cut (a crash, a careless copy), and opening it
+/// would start an empty store and overwrite the log with it. A file this store lays
+/// out is never empty once its log has a byte: the switch to WAL writes its first page.
+pub(crate) fn refuse_lost_file(path: &Path) -> Result<(), DatabaseError> {
+    let wal = wal_path(path);
+    let wal_bytes = std::fs::metadata(&wal).map_or(0, |m| m.len());
+    let main_bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+    if wal_bytes > 0 && main_bytes == 0 {
+        return Err(DatabaseError::Refused(format!(
+            "{} is empty or missing, but its write-ahead log {} holds {wal_bytes} bytes: the database file was lost or cut; refusing to open it, nothing was changed (restore the file from a backup; move the log aside only to give up what it holds)",
+            path.display(),
+            wal.display()
+        )));
+    }
+    Ok(())
+}
+
 fn columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
     let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
     stmt.query_map([table], |r| r.get::<_, String>(0))?.collect()
@@ -149,6 +174,7 @@ pub(crate) fn connect(path: &Path) -> Result<Connection, DatabaseError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
+    refuse_lost_file(path)?;
     let conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     let kind = identify(&conn, path)?;
@@ -305,6 +331,7 @@ pub(crate) fn load(conn: &Connection, now: i64) -> Result<Loaded, DatabaseError>
         }
     }
     let mut pending = Pending::new();
+    let mut orphans: BTreeMap<String, Vec<String>> = BTreeMap::new();
     {
         // No index on `log` by table: the log holds at most a minute or so of
         // appends, and this runs once at start-up.
@@ -323,15 +350,65 @@ pub(crate) fn load(conn: &Connection, now: i64) -> Result<Loaded, DatabaseError>
             while tables.get(at).is_some_and(|t| t.id < table) {
                 at += 1;
             }
-            // A log row without its (live) table row belongs to a deleted table.
             if let Some(t) = tables.get_mut(at).filter(|t| t.id == table) {
                 t.entries.push(entry);
+                pending.entry(table).or_default().push(id);
+            } else if !indexed(&tx, &table)? {
+                // Deleting a table deletes its unmoved log rows with it, so a row
+                // without its table's index row is damage; left alone, the next move
+                // of the log would delete it.
+                orphans.entry(table.clone()).or_default().push(entry);
                 pending.entry(table).or_default().push(id);
             }
         }
     }
+    let mut orphaned = unindexed_entries(&tx)?;
+    for (id, logged) in orphans {
+        orphaned.entry(id).or_default().extend(logged);
+    }
+    for (id, entries) in orphaned {
+        tracing::warn!(table = %id.escape_debug(), entries = entries.len(), "entries without their table's index row");
+        let problem = Some("its row in the index of tables is missing (its entries are there)".to_owned());
+        tables.push(TableRows { id, last_active: now, quarantined_at: None, problem, entries });
+    }
     tx.finish()?;
     Ok(Loaded { tables, progress, pending })
+}
+
+/// Whether `id` has its row in `tables` (archived or not).
+fn indexed(tx: &Connection, id: &str) -> rusqlite::Result<bool> {
+    tx.prepare_cached("SELECT 1 FROM tables WHERE id = ?1")?
+        .query_row([id], |_| Ok(()))
+        .optional()
+        .map(|r| r.is_some())
+}
+
+/// The entries (moved out of the log) of every table id that has no row in `tables`,
+/// oldest first. Found by skipping along the `entries_by_table` index one table id at
+/// a time, so it costs a probe per stored table, not a read of every entry.
+fn unindexed_entries(tx: &Connection) -> rusqlite::Result<BTreeMap<String, Vec<String>>> {
+    let ids: Vec<String> = tx
+        .prepare(
+            "WITH RECURSIVE ids(id) AS (
+                 SELECT min(table_id) FROM entries
+                 UNION ALL
+                 SELECT (SELECT min(table_id) FROM entries WHERE table_id > ids.id) FROM ids
+                 WHERE ids.id IS NOT NULL
+             )
+             SELECT id FROM ids WHERE id IS NOT NULL
+                 AND NOT EXISTS (SELECT 1 FROM tables WHERE tables.id = ids.id)",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut out = BTreeMap::new();
+    for id in ids {
+        let entries = tx
+            .prepare_cached("SELECT entry FROM entries WHERE table_id = ?1 ORDER BY id")?
+            .query_map([&id], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        out.insert(id, entries);
+    }
+    Ok(out)
 }
 
 /// One table, archived or not, for a record download: looked up by primary key

@@ -172,7 +172,9 @@ fn apply(
             let sql = if matches!(op, Op::Archive { .. }) {
                 "UPDATE tables SET archived_at = ?2 WHERE id = ?1"
             } else {
-                "UPDATE tables SET quarantined_at = coalesce(quarantined_at, ?2) WHERE id = ?1"
+                // A table found without its row (damage) gets one, so it is kept.
+                "INSERT INTO tables (id, last_active, quarantined_at) VALUES (?1, ?2, ?2)
+                 ON CONFLICT(id) DO UPDATE SET quarantined_at = coalesce(quarantined_at, excluded.quarantined_at)"
             };
             tx.prepare_cached(sql)?.execute(params![id, ts])?;
             // The next append must rewrite the row, clearing the flag.

@@ -279,3 +279,154 @@ async fn issue13_point2_set_aside_entries_are_kept_in_damaged_and_exported() {
     assert!(matches!(jass_store::export(&foreign, "t"), Err(DatabaseError::Refused(_))));
     cleanup(&path);
 }
+
+/// Every file in the folder of `path` with its bytes.
+fn folder_bytes(path: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// A database as a kill -9 leaves it: the file, its write-ahead log with the latest
+/// commits and the log's index, copied while the store that wrote them was open.
+async fn crashed_copy(name: &str, entries: &[&str]) -> std::path::PathBuf {
+    let live = temp_db(&format!("{name}-live"));
+    let (store, _) = Database::open(&live).unwrap();
+    for e in entries {
+        store.append("t", (*e).into()).await.unwrap();
+    }
+    // Let the checkpointer settle, so the copy is of files nobody writes just then.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let dead = temp_db(name);
+    for suffix in ["", "-wal", "-shm"] {
+        let from = format!("{}{suffix}", live.display());
+        std::fs::copy(&from, format!("{}{suffix}", dead.display())).unwrap();
+    }
+    drop(store);
+    cleanup(&live);
+    assert!(std::fs::metadata(format!("{}-wal", dead.display())).unwrap().len() > 0, "a log with data");
+    dead
+}
+
+// A database file cut to nothing (or lost) while its write-ahead log is still beside
+// it is refused with a clear message, and neither file is touched: opening it would
+// start an empty store and overwrite the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_database_file_with_its_log_beside_it_is_refused_untouched() {
+    let path = crashed_copy("emptied", &["a", "b"]).await;
+    std::fs::write(&path, b"").unwrap();
+    let before = folder_bytes(&path);
+    let why = refusal(&path);
+    assert!(why.contains("write-ahead log") && why.contains("nothing was changed"), "{why}");
+    assert!(matches!(jass_store::export(&path, "t"), Err(DatabaseError::Refused(_))));
+    assert_eq!(folder_bytes(&path), before, "no file changed, none made or deleted");
+    // Missing altogether: the same.
+    std::fs::remove_file(&path).unwrap();
+    let before = folder_bytes(&path);
+    refusal(&path);
+    assert_eq!(folder_bytes(&path), before);
+    cleanup(&path);
+}
+
+// `export` changes no byte on disk: not of a crashed server's file, its log or the
+// log's index (SQLite's last connection would checkpoint and delete them), not of a
+// cleanly stopped one's (nothing is made beside it), and it reads beside a running
+// store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn export_changes_no_byte_on_disk() {
+    // A crash left the newest entries only in the log.
+    let path = crashed_copy("export-crashed", &["a", "b", "c"]).await;
+    let before = folder_bytes(&path);
+    let out = jass_store::export(&path, "t").unwrap().unwrap();
+    assert_eq!(out.entries, ["a", "b", "c"], "the log's entries are read");
+    assert_eq!(folder_bytes(&path), before, "the crashed files are as the crash left them");
+    // The server's own recovery still finds everything there.
+    {
+        let (_store, tables) = Database::open(&path).unwrap();
+        assert_eq!(tables[0].entries, ["a", "b", "c"]);
+    }
+    // Stopped cleanly: just the file. (The store's two connections close on their
+    // own threads, and when they close at once neither may take the log away; a
+    // last connection of our own does.)
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let last = Connection::open(&path).unwrap();
+    last.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).unwrap();
+    drop(last);
+    let before = folder_bytes(&path);
+    assert_eq!(before.len(), 1, "{:?}", before.keys());
+    assert_eq!(jass_store::export(&path, "t").unwrap().unwrap().entries, ["a", "b", "c"]);
+    assert_eq!(folder_bytes(&path), before, "nothing made beside it");
+    // Beside a running store.
+    let (store, _) = Database::open(&path).unwrap();
+    store.append("t", "d".into()).await.unwrap();
+    assert_eq!(jass_store::export(&path, "t").unwrap().unwrap().entries, ["a", "b", "c", "d"]);
+    store.append("t", "e".into()).await.unwrap();
+    assert_eq!(store.read_table("t").unwrap().unwrap().entries, ["a", "b", "c", "d", "e"]);
+    drop(store);
+    cleanup(&path);
+}
+
+// Entries whose table lost its row in the index of tables, moved into `entries` or
+// still in the append log, come back at start-up as a table with a problem (never
+// served), and quarantining it gives it its row back with every entry, which later
+// moves of the log keep.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn entries_without_their_index_row_are_loaded_as_damage_and_kept() {
+    let path = temp_db("orphans");
+    let eager = jass_store::Tuning { move_every: std::time::Duration::ZERO, move_rows: 1 };
+    {
+        let (store, _) = Database::open_tuned(&path, eager).unwrap();
+        for e in ["m1", "m2", "m3"] {
+            store.append("moved", e.into()).await.unwrap();
+        }
+        // Enough commits for the move to finish.
+        for i in 0..20 {
+            store.append("other", format!("o{i}")).await.unwrap();
+        }
+        drop(store);
+    }
+    let lazy = jass_store::Tuning { move_every: std::time::Duration::from_secs(3600), move_rows: usize::MAX };
+    {
+        let (store, _) = Database::open_tuned(&path, lazy).unwrap();
+        store.append("logged", "l1".into()).await.unwrap();
+        store.append("logged", "l2".into()).await.unwrap();
+        drop(store);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let conn = Connection::open(&path).unwrap();
+    let in_entries: i64 =
+        conn.query_row("SELECT count(*) FROM entries WHERE table_id = 'moved'", [], |r| r.get(0)).unwrap();
+    assert_eq!(in_entries, 3, "moved into entries");
+    conn.execute("DELETE FROM tables WHERE id IN ('moved', 'logged')", []).unwrap();
+    drop(conn);
+    let (store, tables) = Database::open_tuned(&path, eager).unwrap();
+    let find = |id: &str| tables.iter().find(|t| t.id == id).cloned().unwrap();
+    for (id, entries) in [("moved", vec!["m1", "m2", "m3"]), ("logged", vec!["l1", "l2"])] {
+        let t = find(id);
+        assert_eq!(t.entries, entries, "{id}");
+        assert!(t.problem.as_deref().is_some_and(|p| p.contains("index")), "{t:?}");
+        store.quarantine(id).await.unwrap();
+    }
+    assert_eq!(find("other").problem, None);
+    // More commits: the log moves on past the quarantined rows.
+    for i in 20..40 {
+        store.append("other", format!("o{i}")).await.unwrap();
+    }
+    drop(store);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_store, tables) = Database::open(&path).unwrap();
+    for (id, entries) in [("moved", vec!["m1", "m2", "m3"]), ("logged", vec!["l1", "l2"])] {
+        let t = tables.iter().find(|t| t.id == id).unwrap();
+        assert_eq!(
+            (t.entries.clone(), t.problem.clone()),
+            (entries.iter().map(|e| e.to_string()).collect(), None)
+        );
+        assert!(t.quarantined_at.is_some(), "{t:?}");
+    }
+    drop(_store);
+    cleanup(&path);
+}
