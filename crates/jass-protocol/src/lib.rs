@@ -552,6 +552,9 @@ pub enum ErrorCode {
     BedankeNotAllowed,
     /// The server failed; the state is unchanged.
     Internal,
+    /// The operator's counters (`/api/stats`) answer only the server's own machine
+    /// or a request with the configured token.
+    OperatorOnly,
 }
 
 impl ErrorCode {

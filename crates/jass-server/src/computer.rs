@@ -319,9 +319,13 @@ fn run(
     action
 }
 
-/// Whether a view asks its seat for a decision now.
+/// Whether a view asks its seat for a decision now: on its own turn only. Stöck
+/// could be announced out of turn too (R7), but asking whenever it is allowed would
+/// ask only while the seat holds Stöck, and the asks (their counters, their CPU time)
+/// would tell anyone watching the server that it does. The computer announces it on
+/// its own turn instead: with the card that completes it, or alone when that wins.
 pub(crate) fn due(view: &SeatView) -> bool {
-    view.result.is_none() && (view.to_act == view.seat || view.allowed.stoeck)
+    view.result.is_none() && view.to_act == view.seat
 }
 
 #[cfg(test)]

@@ -109,6 +109,9 @@ pub struct Config {
     /// How long a finished table is kept in the store after it left memory
     /// (issue 13 point 6): its record is downloadable until then, then it is purged.
     pub finished_retention: Duration,
+    /// A token that opens `/api/stats` to a request from any address
+    /// (`Authorization: Bearer TOKEN`); without it only loopback requests see them.
+    pub stats_token: Option<String>,
     /// On shutdown, how long to wait for sockets and table actors to finish.
     pub shutdown_grace: Duration,
     /// A folder to serve the browser client from (at `/` and `/t/{table}`) instead of
@@ -156,6 +159,7 @@ impl Default for Config {
             computer_think: Duration::from_secs(2),
             max_spectators_per_ip: 4,
             finished_retention: Duration::from_secs(30 * 24 * 60 * 60),
+            stats_token: None,
             shutdown_grace: Duration::from_secs(10),
             web_dir: None,
         }

@@ -8,7 +8,7 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State};
-use axum::http::header::{CONTENT_TYPE, HOST, ORIGIN, RETRY_AFTER};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, HOST, ORIGIN, RETRY_AFTER};
 use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -87,7 +87,7 @@ impl IntoResponse for ApiFailure {
             | ErrorCode::AlreadyStarted
             | ErrorCode::GameNotOver => StatusCode::CONFLICT,
             ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
-            ErrorCode::BadOrigin => StatusCode::FORBIDDEN,
+            ErrorCode::BadOrigin | ErrorCode::OperatorOnly => StatusCode::FORBIDDEN,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
         });
@@ -357,6 +357,18 @@ async fn presets() -> Response {
     axum::Json(jass_protocol::http::Presets::all()).into_response()
 }
 
-async fn stats(State(app): State<Arc<App>>) -> Response {
-    axum::Json(app.stats.snapshot(app.registry.len(), app.store.metrics())).into_response()
+async fn stats(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Result<Response, ApiFailure> {
+    let token = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
+    if !crate::operator::allowed(peer.ip(), token, app.config.stats_token.as_deref()) {
+        return Err(Refusal::new(
+            ErrorCode::OperatorOnly,
+            "the server's counters are for its operator: ask from the server's own machine or send its token",
+        )
+        .into());
+    }
+    Ok(axum::Json(app.stats.snapshot(app.registry.len(), app.store.metrics())).into_response())
 }

@@ -34,6 +34,7 @@ mod computer;
 pub mod config;
 mod headers;
 mod http;
+mod operator;
 mod origin;
 mod per_ip;
 mod ratelimit;

@@ -116,6 +116,10 @@ struct Args {
     /// then it is deleted from the database.
     #[arg(long, env = "JASS_RETENTION_DAYS")]
     retention_days: Option<u64>,
+    /// A token that lets a request from any address read `/api/stats` (sent as
+    /// `Authorization: Bearer TOKEN`); without it only the server's own machine may.
+    #[arg(long, env = "JASS_STATS_TOKEN", hide_env_values = true)]
+    stats_token: Option<String>,
     /// An operator's task instead of serving.
     #[command(subcommand)]
     command: Option<Task>,
@@ -183,6 +187,7 @@ impl Args {
             http_rate_burst: self.http_rate_burst.unwrap_or(d.http_rate_burst),
             http_rate_per_second: self.http_rate_per_second.unwrap_or(d.http_rate_per_second),
             allowed_origins: self.allowed_origins.clone(),
+            stats_token: self.stats_token.clone().filter(|t| !t.is_empty()),
             rate_burst: self.rate_burst.unwrap_or(d.rate_burst),
             rate_per_second: self.rate_per_second.unwrap_or(d.rate_per_second),
             table_idle_timeout: self

@@ -200,6 +200,62 @@ async fn a_computer_with_nothing_to_do_is_not_asked_again_until_the_table_change
     assert!(idle <= 3 * versions, "{idle} asks with nothing to do over {versions} changes: a loop");
 }
 
+/// Whether a computer seat (1–3) was dealt the king and queen of a trump contract's
+/// suit in some round of `record`: Stöck it could announce at any time.
+fn a_computer_held_stoeck(record: &jass_engine::Record) -> bool {
+    record.rounds.iter().any(|r| {
+        let trump = r.actions.iter().find_map(|a| match &a.action {
+            jass_engine::Action::Choose { contract } => contract.trump(),
+            _ => None,
+        });
+        trump.is_some_and(|t| {
+            let kq = [
+                jass_engine::Card::new(t, jass_engine::Rank::King),
+                jass_engine::Card::new(t, jass_engine::Rank::Queen),
+            ];
+            (1..4).any(|s| kq.iter().all(|c| r.hands[Seat::ALL[s]].contains(*c)))
+        })
+    })
+}
+
+// The operator's counters follow no table's hidden state: a computer was asked to
+// decide whenever it held Stöck it had not announced, also out of turn, and each ask
+// moved `computers.idle` (5 of 5 rounds with Stöck held, 0 of 53 without, read by a
+// stranger from /api/stats). Now a computer is asked on its own turns only: over games
+// in which computers held Stöck, nothing is asked that is not a computer's move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_counter_moves_while_a_computer_merely_holds_stoeck() {
+    let (server, table, _, mut human) = human_and_three_computers().await;
+    let id = Some(human.id());
+    human.request(ClientMsg::Start { id }).await.unwrap();
+    let (mut held, mut computer_actions, mut games) = (false, 0u64, 0u64);
+    while games < 8 && !(held && games >= 2) {
+        play_out(&mut human).await;
+        games += 1;
+        let (status, body) = server.http("GET", &format!("/api/tables/{table}/record"), None).await;
+        assert_eq!(status, 200, "{body}");
+        let record: jass_engine::Record = serde_json::from_str(&body).unwrap();
+        held |= a_computer_held_stoeck(&record);
+        computer_actions +=
+            record.rounds.iter().flat_map(|r| &r.actions).filter(|a| a.seat.index() != 0).count() as u64;
+        let id = Some(human.id());
+        human.request(ClientMsg::Rematch { id }).await.unwrap();
+        human.wait_view(|v| v.game.as_ref().is_some_and(|g| g.result.is_none())).await;
+    }
+    assert!(held, "in {games} games no computer held Stöck");
+    let (_, body) = server.http("GET", "/api/stats", None).await;
+    let stats: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let c = &stats["computers"];
+    assert_eq!(c["idle"], 0, "asks with nothing to do: {c}");
+    // Every decision is a computer's move, but for a decision the human's bedanke
+    // overtook (at most one a game).
+    let decisions = c["decisions"].as_u64().unwrap();
+    assert!(
+        (computer_actions..=computer_actions + games).contains(&decisions),
+        "{decisions} decisions, {computer_actions} moves: {c}"
+    );
+}
+
 // Issue 15 point 12: a client that reloads mid-game gets the whole list of round
 // scores over HTTP, equal to the summaries the table showed round by round.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -301,3 +301,40 @@ async fn an_oversized_frame_ends_in_a_clean_close_1009() {
     };
     assert_eq!(code, jass_protocol::close::TOO_BIG);
 }
+
+/// `GET /api/stats` from 127.0.0.2 with these extra header lines: status and body.
+async fn stats_from_other_address(server: SocketAddr, headers: &str) -> (u16, String) {
+    let mut tcp = from_other_address(server).await;
+    let req = format!("GET /api/stats HTTP/1.1\r\nhost: test\r\n{headers}connection: close\r\n\r\n");
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let got = String::from_utf8(until_closed(&mut tcp, WAIT).await).unwrap();
+    let status = got.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, got.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default())
+}
+
+// The operator's counters (which list quarantined tables, i.e. their links) answer
+// the server's own machine or the operator's token, and no one else: 127.0.0.2 is
+// loopback but not the machine's own address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_counters_answer_the_operator_only() {
+    let server = Server::start(Config { stats_token: Some("s3cret".into()), ..fast_config() }).await;
+    let (status, body) = server.http("GET", "/api/stats", None).await;
+    assert_eq!(status, 200, "127.0.0.1: {body}");
+    assert!(body.contains("uptime_seconds"), "{body}");
+    for headers in ["", "authorization: Bearer wrong\r\n", "authorization: s3cret\r\n"] {
+        let (status, body) = stats_from_other_address(server.addr, headers).await;
+        assert_eq!(status, 403, "{headers:?}: {body}");
+        assert!(body.contains("operator_only") && !body.contains("uptime"), "{body}");
+    }
+    let (status, body) = stats_from_other_address(server.addr, "authorization: Bearer s3cret\r\n").await;
+    assert_eq!(status, 200, "{body}");
+    // Without a token configured only the machine itself is let in.
+    let plain = Server::start(fast_config()).await;
+    let (status, _) = stats_from_other_address(plain.addr, "authorization: Bearer s3cret\r\n").await;
+    assert_eq!(status, 403);
+    // Players' endpoints still answer everyone.
+    let mut tcp = from_other_address(plain.addr).await;
+    tcp.write_all(b"GET /healthz HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n").await.unwrap();
+    let got = String::from_utf8(until_closed(&mut tcp, WAIT).await).unwrap();
+    assert!(got.starts_with("HTTP/1.1 200"), "{got}");
+}
