@@ -292,26 +292,6 @@ impl Computer {
         }
     }
 
-    /// How long a person would think before this decision (ISSUE 14 point 6: pace
-    /// like a person): nothing for a forced card or when there is nothing to decide,
-    /// longest for the contract and the first cards, shorter as the hand empties. The
-    /// caller waits this long (zero in tests); it is a suggestion, not spent computing.
-    #[must_use]
-    pub fn think_time(&self, view: &SeatView) -> Duration {
-        if view.seat != Some(self.seat) || view.to_act != Some(self.seat) || view.result.is_some() {
-            return Duration::ZERO;
-        }
-        let ms = match view.phase {
-            Phase::Choosing => 1_800,
-            Phase::Playing => match view.allowed.cards.len() {
-                0 | 1 => 0,
-                n => 500 + 60 * u64::from(n) + 40 * u64::from(view.hand.len()),
-            },
-            Phase::Over => 0,
-        };
-        Duration::from_millis(ms)
-    }
-
     /// The random numbers of one decision: from the seed, the seat and where the round
     /// stands only, so the same views give the same decision.
     fn rng(&self, view: &SeatView) -> Xoshiro256PlusPlus {

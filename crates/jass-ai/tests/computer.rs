@@ -279,42 +279,6 @@ fn a_computer_taking_over_mid_round_plays_on() {
     }
 }
 
-/// Point 6 pacing: a forced card is instant, a real choice takes a moment, the
-/// contract longest.
-#[test]
-fn think_time_is_zero_for_a_forced_card_and_longer_for_choices() {
-    let options = Options::default();
-    let Ok(mut game) = Game::new(options, Seed([21; 32])) else { panic!("options") };
-    let mut players: Vec<Computer> =
-        Seat::ALL.iter().map(|&s| Computer::new(s, options, config(5))).collect();
-    let Some(chooser) = game.to_act() else { panic!("no chooser") };
-    let contract_time = players[chooser.index()].think_time(&game.view(Viewer::Seat(chooser)));
-    let (mut forced, mut free) = (0, 0);
-    while game.round_number() == 0 {
-        let Some(seat) = game.to_act() else { break };
-        let view = game.view(Viewer::Seat(seat));
-        let t = players[seat.index()].think_time(&view);
-        for other in Seat::ALL.into_iter().filter(|&s| s != seat) {
-            assert_eq!(
-                players[other.index()].think_time(&game.view(Viewer::Seat(other))),
-                std::time::Duration::ZERO
-            );
-        }
-        if view.phase == jass_engine::Phase::Playing {
-            if view.allowed.cards.len() == 1 {
-                assert_eq!(t, std::time::Duration::ZERO);
-                forced += 1;
-            } else {
-                assert!(t > std::time::Duration::ZERO && t < contract_time);
-                free += 1;
-            }
-        }
-        let Some(action) = players[seat.index()].decide(&view) else { panic!("no action") };
-        game.apply(seat, action, || Seed([22; 32])).unwrap_or_else(|e| panic!("{e}"));
-    }
-    assert!(forced > 0 && free > 0);
-}
-
 /// The time budget bounds a decision even when the playout budget is huge (a server
 /// under load lowers it): a decision for every kind of turn returns within a small
 /// multiple of it.

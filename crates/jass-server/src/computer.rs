@@ -31,9 +31,8 @@ pub(crate) struct Pool {
     config: jass_ai::Config,
     /// The cheapest decision under load: playouts, at least.
     min_playouts: u32,
-    /// The longest pause before a computer's move is shown: it pauses as its player
-    /// suggests (`Computer::think_time`: longer for a contract, none for a forced
-    /// card), up to this; zero in tests.
+    /// The longest pause before a computer's move is shown (see `pace`: drawn from
+    /// public information only); zero in tests.
     think: Duration,
     /// Where decisions run.
     runner: Runner,
@@ -139,7 +138,7 @@ impl Pool {
     ) {
         let pool = Arc::clone(self);
         let seat = computer.seat();
-        let pause = computer.think_time(&view).min(self.think);
+        let pause = crate::pace::pause(crate::pace::Public::of(&view), self.think, &mut rand::rng());
         tokio::spawn(async move {
             let asked = Instant::now();
             let (computer, action) = match pool.decide(computer, level, view).await {

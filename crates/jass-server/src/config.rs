@@ -102,7 +102,7 @@ pub struct Config {
     /// (at least one), so the async runtime always has a core.
     pub computer_threads: usize,
     /// The longest pause a computer takes before its move is shown (it pauses like a
-    /// person: longer for a contract, none for a forced card).
+    /// person, longer for a contract, drawn from what every seat sees: see `pace`).
     pub computer_think: Duration,
     /// Most spectators watching one table at once from one client address.
     pub max_spectators_per_ip: usize,

@@ -36,6 +36,7 @@ mod headers;
 mod http;
 mod operator;
 mod origin;
+mod pace;
 mod per_ip;
 mod ratelimit;
 mod registry;
