@@ -552,6 +552,8 @@ pub enum ErrorCode {
     BedankeNotAllowed,
     /// The server failed; the state is unchanged.
     Internal,
+    /// No finished game of that number is kept at this table (`GET .../record?game=N`).
+    UnknownGame,
     /// The operator's counters (`/api/stats`) answer only the server's own machine
     /// or a request with the configured token.
     OperatorOnly,

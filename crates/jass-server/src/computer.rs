@@ -3,17 +3,27 @@
 //! blocks a table actor or a socket task. The answer comes back to the actor as a
 //! [`Thought`] and goes through the same checks, store and `apply` as a human's action.
 //!
-//! Under load the computers give way to the humans (issue 14 point 6, the load bench
-//! with a computer at every table): they think on their own threads, one fewer than
-//! the machine's cores so that the runtime always has one, at the scheduler's idle
-//! priority (they only get a core that nothing else wants, and a socket task that
-//! wakes up takes it back at once), and each decision's budget shrinks with the queue
-//! behind it, down to a cheap decision of a few playouts, so the queue drains and the
-//! tables keep moving.
+//! Under load the computers give way to the humans (the load bench with a computer at
+//! every table): they think on their own threads, one fewer than the machine's cores
+//! so that the runtime always has one, at a lowered priority (nice 10: a socket task
+//! that wakes up takes the core back at once), and each decision has a wall-clock
+//! budget after which it plays what it has computed so far.
+//!
+//! The priority is lowered, not idle: at the scheduler's idle priority any other work
+//! on the host (two busy loops) starved them, and a strong table's moves stopped for
+//! seconds. At nice 10 a computer thread still gets about a tenth of a core that
+//! ordinary work keeps busy, enough to reach its deadline.
+//!
+//! The pool's time is shared fairly ([`Fair`]): decisions queue by the address that
+//! created their table, the addresses take turns, and a decision's budget shrinks with
+//! the decisions its own address has waiting (and, only when more addresses wait than
+//! the threads can serve in two unhurried decisions, with their number). So one
+//! address's many tables slow only that address's computers: another table's waits
+//! at most one short decision of each other waiting address, and plays at its level.
 
+use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use jass_ai::Computer;
@@ -43,13 +53,8 @@ pub(crate) struct Pool {
 /// Where decisions run.
 #[derive(Debug)]
 enum Runner {
-    /// The pool's own threads, fed through a queue.
-    Threads {
-        /// The queue; its receiver is shared by the threads.
-        jobs: mpsc::Sender<Job>,
-        /// Decisions asked for and not yet taken up by a thread.
-        queued: Arc<AtomicUsize>,
-    },
+    /// The pool's own threads, fed through the fair queue.
+    Threads(Arc<Queue>),
     /// The runtime's blocking threads, at most one decision per permit at once. Used
     /// with no think pause (tests): tokio does not advance a paused test clock while a
     /// blocking task runs, so a test's timers wait for the decision as they would in
@@ -59,6 +64,8 @@ enum Runner {
 
 /// One decision asked for.
 struct Job {
+    /// Whose turn it waits for: the address that created its table (see [`Fair`]).
+    group: u64,
     computer: Box<Computer>,
     level: Level,
     view: SeatView,
@@ -127,9 +134,10 @@ impl Pool {
 
     /// Asks `computer` what to do in `view`; the answer arrives on `reply`, after the
     /// computer's think pause (counted from now, so time spent in the queue is part of
-    /// it).
+    /// it). `group` is the table's share of the pool ([`Fair`]).
     pub(crate) fn think(
         self: &Arc<Self>,
+        group: u64,
         computer: Box<Computer>,
         level: Level,
         view: SeatView,
@@ -141,7 +149,7 @@ impl Pool {
         let pause = crate::pace::pause(crate::pace::Public::of(&view), self.think, &mut rand::rng());
         tokio::spawn(async move {
             let asked = Instant::now();
-            let (computer, action) = match pool.decide(computer, level, view).await {
+            let (computer, action) = match pool.decide(group, computer, level, view).await {
                 Some((c, a)) => (Some(c), a),
                 None => {
                     pool.stats.failed();
@@ -157,30 +165,27 @@ impl Pool {
     /// Runs one decision where the pool runs them; `None` if it failed.
     async fn decide(
         &self,
+        group: u64,
         computer: Box<Computer>,
         level: Level,
         view: SeatView,
     ) -> Option<(Box<Computer>, Option<Action>)> {
         let asked = std::time::Instant::now();
         match &self.runner {
-            Runner::Threads { jobs, queued } => {
+            Runner::Threads(queue) => {
                 let (answer, answered) = oneshot::channel();
-                queued.fetch_add(1, Ordering::Relaxed);
-                if jobs.send(Job { computer, level, view, asked, answer }).is_err() {
-                    queued.fetch_sub(1, Ordering::Relaxed);
-                    return None;
-                }
+                queue.push(Job { group, computer, level, view, asked, answer });
                 answered.await.ok()
             }
             Runner::Blocking(permits) => {
                 let _permit = permits.acquire().await.ok()?;
                 // Every thread busy: as if one waited behind this decision.
-                let waiting = usize::from(permits.available_permits() == 0);
+                let share = if permits.available_permits() == 0 { 0.5 } else { 1.0 };
                 let base = self.config.at_level(level);
                 let (min, stats) = (self.min_playouts, Arc::clone(&self.stats));
                 tokio::task::spawn_blocking(move || {
                     let mut computer = computer;
-                    let action = run(&mut computer, &view, Budget { base, min, waiting }, asked, &stats);
+                    let action = run(&mut computer, &view, Budget { base, min, share }, asked, &stats);
                     (computer, action)
                 })
                 .await
@@ -190,48 +195,137 @@ impl Pool {
     }
 }
 
+impl Drop for Pool {
+    fn drop(&mut self) {
+        if let Runner::Threads(queue) = &self.runner {
+            queue.close();
+        }
+    }
+}
+
+/// The decisions waiting for a thread, shared fairly: by group (the address that
+/// created the table), each group taking its turn, and within a group in the order
+/// asked (one decision per table at a time, so that is the tables' turns).
+#[derive(Debug, Default)]
+struct Fair {
+    /// Waiting decisions by group, oldest first; a group is here while it has any.
+    waiting: HashMap<u64, VecDeque<Job>>,
+    /// The groups with decisions waiting, in the order they take turns.
+    turns: VecDeque<u64>,
+    /// The pool is gone: the threads end.
+    closed: bool,
+}
+
+impl Fair {
+    fn push(&mut self, job: Job) {
+        let group = job.group;
+        let queue = self.waiting.entry(group).or_default();
+        if queue.is_empty() {
+            self.turns.push_back(group);
+        }
+        queue.push_back(job);
+    }
+
+    /// The next decision and its share of an unhurried budget: the first group's
+    /// oldest decision; the group then goes to the back if it has more waiting.
+    fn pop(&mut self, threads: usize) -> Option<(Job, f64)> {
+        let group = self.turns.pop_front()?;
+        let queue = self.waiting.get_mut(&group)?;
+        let job = queue.pop_front()?;
+        let own_left = queue.len();
+        if queue.is_empty() {
+            self.waiting.remove(&group);
+        } else {
+            self.turns.push_back(group);
+        }
+        Some((job, self.share(own_left, threads)))
+    }
+
+    /// The share of an unhurried budget a group's decision gets with `own_left` more of
+    /// the group waiting: 1/(own_left + 1), so a group's queue drains in about one
+    /// unhurried decision whatever its length, whatever other groups wait. Only when a
+    /// round of every waiting group's next decision would take more than two
+    /// unhurried decisions a thread (many groups at once) is every share cut alike,
+    /// so the queue still drains.
+    fn share(&self, own_left: usize, threads: usize) -> f64 {
+        let of = |left: usize| 1.0 / (left as f64 + 1.0);
+        let round: f64 = of(own_left)
+            + self
+                .turns
+                .iter()
+                .filter_map(|g| self.waiting.get(g))
+                .map(|q| of(q.len().saturating_sub(1)))
+                .sum::<f64>();
+        let room = 2.0 * threads.max(1) as f64;
+        of(own_left) * (room / round).min(1.0)
+    }
+}
+
+/// [`Fair`] behind a lock, with the threads waiting on it.
+#[derive(Debug, Default)]
+struct Queue {
+    fair: Mutex<Fair>,
+    ready: Condvar,
+}
+
+impl Queue {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Fair> {
+        self.fair.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn push(&self, job: Job) {
+        self.lock().push(job);
+        self.ready.notify_one();
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_all();
+    }
+
+    /// Waits for the next decision; `None` once the pool is gone.
+    fn next(&self, threads: usize) -> Option<(Job, f64)> {
+        let mut fair = self.lock();
+        loop {
+            if fair.closed {
+                return None;
+            }
+            if let Some(next) = fair.pop(threads) {
+                return Some(next);
+            }
+            fair = self.ready.wait(fair).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+}
+
 /// Starts the pool's threads; `None` if not one could be started.
 fn spawn_threads(threads: usize, settings: Settings, stats: &Arc<ComputerStats>) -> Option<Runner> {
-    let (jobs, rx) = mpsc::channel::<Job>();
-    let rx = Arc::new(Mutex::new(rx));
-    let queued = Arc::new(AtomicUsize::new(0));
+    let queue = Arc::new(Queue::default());
     let mut started = 0;
     for n in 0..threads {
-        let (rx, queued, stats) = (Arc::clone(&rx), Arc::clone(&queued), Arc::clone(stats));
+        let (queue, stats) = (Arc::clone(&queue), Arc::clone(stats));
         let (base, min) = (settings.config, settings.min_playouts);
         let spawned = std::thread::Builder::new()
             .name(format!("jass-computer-{n}"))
-            .spawn(move || worker(&rx, &queued, base, min, &stats));
+            .spawn(move || worker(&queue, threads, base, min, &stats));
         match spawned {
             Ok(_) => started += 1,
             Err(e) => tracing::warn!(error = %e, "cannot start a computer thread"),
         }
     }
-    (started > 0).then_some(Runner::Threads { jobs, queued })
+    (started > 0).then_some(Runner::Threads(queue))
 }
 
-/// One of the pool's threads: takes decisions from the queue until the pool is gone
-/// (its sender dropped).
-fn worker(
-    jobs: &Mutex<mpsc::Receiver<Job>>,
-    queued: &AtomicUsize,
-    base: jass_ai::Config,
-    min: u32,
-    stats: &ComputerStats,
-) {
+/// One of the pool's threads: takes decisions from the queue until the pool is gone.
+fn worker(queue: &Queue, threads: usize, base: jass_ai::Config, min: u32, stats: &ComputerStats) {
     lower_priority();
-    loop {
-        let job = {
-            let rx = jobs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            rx.recv()
-        };
-        let Ok(Job { mut computer, level, view, asked, answer }) = job else { return };
+    while let Some((job, share)) = queue.next(threads) {
+        let Job { mut computer, level, view, asked, answer, .. } = job;
         let base = base.at_level(level);
-        let waiting = queued.fetch_sub(1, Ordering::Relaxed).saturating_sub(1);
         // A panic in a decision must not take the thread with it: the table gets no
         // answer for this one (the actor sees a failed decision) and the thread goes on.
         let decided = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            run(&mut computer, &view, Budget { base, min, waiting }, asked, stats)
+            run(&mut computer, &view, Budget { base, min, share }, asked, stats)
         }));
         if let Ok(action) = decided {
             let _ = answer.send((computer, action));
@@ -239,21 +333,20 @@ fn worker(
     }
 }
 
-/// Puts the calling thread at the scheduler's idle priority (Linux `SCHED_IDLE`): it
-/// runs only on a core nothing else wants. Without it (another system, or refused)
-/// the computers still run, at normal priority.
+/// The niceness of the computers' threads: below the runtime's (0), so a socket task
+/// takes a core back at once, and above idle, so ordinary work on the host cannot
+/// starve them (see the module docs).
+const NICE: i32 = 10;
+
+/// Lowers the calling thread's priority to [`NICE`] (on Linux `setpriority` with a
+/// thread id sets that thread's niceness). Without it (another system, or refused)
+/// the computers run at normal priority.
 fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
-        use thread_priority::unix::{
-            NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy,
-            thread_native_id,
-        };
-        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-        if let Err(e) =
-            set_thread_priority_and_policy(thread_native_id(), thread_priority::ThreadPriority::Min, idle)
-        {
-            tracing::warn!(error = ?e, "computer threads run at normal priority");
+        let tid = rustix::thread::gettid();
+        if let Err(e) = rustix::process::setpriority_process(Some(tid), NICE) {
+            tracing::warn!(error = %e, "computer threads run at normal priority");
         }
     }
 }
@@ -265,28 +358,31 @@ struct Budget {
     base: jass_ai::Config,
     /// Playouts, at least.
     min: u32,
-    /// Decisions waiting behind this one.
-    waiting: usize,
+    /// The share of the unhurried budget this decision gets, in (0, 1] (see
+    /// [`Fair::share`]).
+    share: f64,
 }
 
 impl Budget {
-    /// The playouts and time of this decision: the base divided by one more than the
-    /// decisions waiting behind it, so a queue of n drains in about one unhurried
-    /// decision's time; never below `min` playouts (and a millisecond). Also whether
-    /// that cut anything.
+    /// The share as a fraction of 1, clamped.
+    fn fraction(self) -> f64 {
+        if self.share.is_finite() { self.share.clamp(0.0, 1.0) } else { 1.0 }
+    }
+
+    /// The playouts and time of this decision: the base times its share, never below
+    /// `min` playouts (and a millisecond). Also whether that cut anything.
     fn shrunk(self) -> (u32, Option<Duration>, bool) {
-        let share = u32::try_from(self.waiting.saturating_add(1)).unwrap_or(u32::MAX);
+        let f = self.fraction();
         let min = self.min.min(self.base.playouts);
-        let playouts = (self.base.playouts / share).max(min);
-        let time = self.base.time_budget.map(|b| (b / share).max(Duration::from_millis(1)).min(b));
+        let playouts = ((f64::from(self.base.playouts) * f) as u32).max(min);
+        let time = self.base.time_budget.map(|b| b.mul_f64(f).max(Duration::from_millis(1)).min(b));
         (playouts, time, playouts < self.base.playouts)
     }
 
     /// The deals a solving decision solves, cut like the playouts (at least one; the
     /// shrunk time budget bounds them as well).
     fn solve_deals(self) -> u32 {
-        let share = u32::try_from(self.waiting.saturating_add(1)).unwrap_or(u32::MAX);
-        (self.base.solve_deals / share).max(1)
+        ((f64::from(self.base.solve_deals) * self.fraction()) as u32).max(1)
     }
 }
 
@@ -331,26 +427,27 @@ pub(crate) fn due(view: &SeatView) -> bool {
 mod tests {
     use super::*;
 
-    fn budget(waiting: usize) -> (u32, Option<Duration>, bool) {
+    fn budget(share: f64) -> (u32, Option<Duration>, bool) {
         let base = jass_ai::Config {
             playouts: 2_000,
             time_budget: Some(Duration::from_millis(300)),
             ..Default::default()
         };
-        Budget { base, min: 200, waiting }.shrunk()
+        Budget { base, min: 200, share }.shrunk()
     }
 
-    // Issue 14 point 6: the budget shrinks with the queue, down to a cheap decision.
+    // The budget is the unhurried one times its share, down to a cheap decision.
     #[test]
-    fn the_budget_shrinks_with_the_queue_down_to_the_cheapest_decision() {
-        assert_eq!(budget(0), (2_000, Some(Duration::from_millis(300)), false));
-        assert_eq!(budget(1), (1_000, Some(Duration::from_millis(150)), true));
-        assert_eq!(budget(9), (200, Some(Duration::from_millis(30)), true));
-        assert_eq!(budget(10_000), (200, Some(Duration::from_millis(1)), true));
+    fn the_budget_shrinks_with_its_share_down_to_the_cheapest_decision() {
+        assert_eq!(budget(1.0), (2_000, Some(Duration::from_millis(300)), false));
+        assert_eq!(budget(0.5), (1_000, Some(Duration::from_millis(150)), true));
+        assert_eq!(budget(0.1), (200, Some(Duration::from_millis(30)), true));
+        assert_eq!(budget(0.0001), (200, Some(Duration::from_millis(1)), true));
+        assert_eq!(budget(f64::NAN), budget(1.0));
     }
 
-    // Issue 17 point 3: each level's budget is the server's base with the level on
-    // top, and the queue cuts a strong decision's solving as it cuts the playouts.
+    // Each level's budget is the server's base with the level on top, and a share
+    // cuts a strong decision's solving as it cuts the playouts.
     #[test]
     fn a_levels_budget_is_cut_under_load_like_the_normal_one() {
         let base = jass_ai::Config {
@@ -358,19 +455,115 @@ mod tests {
             time_budget: Some(Duration::from_millis(300)),
             ..Default::default()
         };
-        let easy = Budget { base: base.at_level(Level::Easy), min: 200, waiting: 0 };
+        let easy = Budget { base: base.at_level(Level::Easy), min: 200, share: 1.0 };
         assert_eq!(easy.shrunk(), (60, Some(Duration::from_millis(300)), false));
-        let strong = |waiting| Budget { base: base.at_level(Level::Strong), min: 200, waiting };
+        let strong = |share| Budget { base: base.at_level(Level::Strong), min: 200, share };
         assert_eq!(
-            (strong(0).shrunk(), strong(0).solve_deals()),
+            (strong(1.0).shrunk(), strong(1.0).solve_deals()),
             ((20_000, Some(Duration::from_millis(300)), false), 96)
         );
         assert_eq!(
-            (strong(3).shrunk(), strong(3).solve_deals()),
+            (strong(0.25).shrunk(), strong(0.25).solve_deals()),
             ((5_000, Some(Duration::from_millis(75)), true), 24)
         );
-        assert_eq!(strong(10_000).solve_deals(), 1);
+        assert_eq!(strong(0.0001).solve_deals(), 1);
         assert_eq!(base.at_level(Level::Normal), base);
+    }
+
+    // The computers' threads compete at nice 10 rather than wait at the idle
+    // priority, where ordinary work on the host starved them (a strong table's moves
+    // stopped for seconds beside two busy loops).
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn the_computers_threads_run_at_nice_10_not_at_idle_priority() {
+        let settings = Settings {
+            threads: 1,
+            config: jass_ai::Config { playouts: 50, ..Default::default() },
+            min_playouts: 10,
+            think: Duration::from_millis(1),
+        };
+        let pool = Pool::new(settings, Arc::new(ComputerStats::default()));
+        let mut found = None;
+        for _ in 0..100 {
+            for task in std::fs::read_dir("/proc/self/task").into_iter().flatten().flatten() {
+                let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+                if comm.trim() != "jass-computer-0" {
+                    continue;
+                }
+                let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+                // Fields after the command's closing parenthesis: nice is field 19,
+                // the scheduling policy field 41 (0 normal, 5 idle).
+                let rest: Vec<&str> =
+                    stat.rsplit_once(')').map(|(_, r)| r.split_whitespace().collect()).unwrap_or_default();
+                let field = |n: usize| rest.get(n - 3).and_then(|v| v.parse::<i64>().ok());
+                if field(19) == Some(10) {
+                    found = Some((field(19), field(41)));
+                }
+            }
+            if found.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(found, Some((Some(10), Some(0))), "nice 10 under the normal policy");
+        drop(pool);
+    }
+
+    fn job(group: u64) -> Job {
+        let options = jass_engine::Options::default();
+        let Ok(game) = jass_engine::Game::new(options, jass_engine::Seed([3; 32])) else { panic!("a game") };
+        let Some(seat) = game.to_act() else { panic!("someone chooses") };
+        let computer = Box::new(Computer::new(seat, options, jass_ai::Config::default()));
+        let view = game.view(jass_engine::Viewer::Seat(seat));
+        let (answer, _) = oneshot::channel();
+        Job { group, computer, level: Level::Normal, view, asked: std::time::Instant::now(), answer }
+    }
+
+    // One address's many tables cannot take the computers' time from another table:
+    // the groups take turns, so a lone table's decision waits for at most one decision
+    // of each other group with any waiting, and it keeps its whole budget while the
+    // flooding group's decisions share theirs.
+    #[test]
+    fn a_flooding_group_shares_its_own_budget_and_a_lone_table_keeps_its_own() {
+        let mut fair = Fair::default();
+        for _ in 0..30 {
+            fair.push(job(1));
+        }
+        fair.push(job(2));
+        let Some((first, flood_share)) = fair.pop(1) else { panic!("a decision") };
+        assert_eq!(first.group, 1);
+        assert!((flood_share - 1.0 / 30.0).abs() < 1e-9, "{flood_share}");
+        let Some((second, lone_share)) = fair.pop(1) else { panic!("a decision") };
+        assert_eq!((second.group, lone_share), (2, 1.0), "the lone table's turn comes next, whole");
+        // The flood's next decisions, in turn, each with its own group's share.
+        let shares: Vec<f64> = std::iter::from_fn(|| fair.pop(1)).map(|(j, s)| (s, j.group).0).collect();
+        assert_eq!(shares.len(), 29);
+        assert!((shares[0] - 1.0 / 29.0).abs() < 1e-9 && (shares[28] - 1.0).abs() < 1e-9, "{shares:?}");
+        // Six flooding groups of 30 and a lone table: the lone one still waits behind
+        // at most six short decisions and keeps its budget.
+        for g in 10..16 {
+            for _ in 0..30 {
+                fair.push(job(g));
+            }
+        }
+        fair.push(job(2));
+        let ahead: Vec<(u64, f64)> = (0..7).filter_map(|_| fair.pop(1)).map(|(j, s)| (j.group, s)).collect();
+        assert_eq!(ahead.last().map(|(g, s)| (*g, *s)), Some((2, 1.0)), "{ahead:?}");
+        assert!(ahead[..6].iter().all(|(_, s)| (s - 1.0 / 30.0).abs() < 1e-9), "{ahead:?}");
+    }
+
+    // Past what the threads can serve (more groups waiting than two unhurried
+    // decisions a thread), every share is cut alike, so the queue still drains.
+    #[test]
+    fn many_groups_at_once_share_the_threads_alike() {
+        let mut fair = Fair::default();
+        for g in 0..10 {
+            fair.push(job(g));
+        }
+        let Some((_, share)) = fair.pop(1) else { panic!("a decision") };
+        assert!((share - 0.2).abs() < 1e-9, "{share}");
+        let Some((_, share)) = fair.pop(2) else { panic!("a decision") };
+        assert!((share - 4.0 / 9.0).abs() < 1e-9, "{share}");
     }
 
     // Issue 17 point 3: a decision runs with its seat's level, whatever the computer
@@ -389,7 +582,7 @@ mod tests {
             (Level::Strong, 4_000, jass_ai::Config::STRONG_SOLVE_AT_MOST),
             (Level::Normal, 400, 0),
         ] {
-            let budget = Budget { base: base.at_level(level), min: 10, waiting: 0 };
+            let budget = Budget { base: base.at_level(level), min: 10, share: 1.0 };
             assert!(run(&mut computer, &view, budget, std::time::Instant::now(), &stats).is_some());
             let c = *computer.config_mut();
             assert_eq!((c.playouts, c.solve_at_most, c.seed), (playouts, solve_at_most, 77), "{level:?}");
@@ -409,7 +602,7 @@ mod tests {
             think: Duration::from_millis(1),
         };
         let pool = Arc::new(Pool::new(settings, Arc::clone(&stats)));
-        assert!(matches!(pool.runner, Runner::Threads { .. }));
+        assert!(matches!(pool.runner, Runner::Threads(_)));
         let options = jass_engine::Options::default();
         let Ok(game) = jass_engine::Game::new(options, jass_engine::Seed([7; 32])) else {
             panic!("a game with the default options");
@@ -418,7 +611,7 @@ mod tests {
         let (tx, mut rx) = tokio::sync::mpsc::channel(8);
         for _ in 0..3 {
             let view = game.view(jass_engine::Viewer::Seat(seat));
-            pool.think(pool.computer(seat, options), Level::Strong, view, 1, tx.clone());
+            pool.think(7, pool.computer(seat, options), Level::Strong, view, 1, tx.clone());
         }
         for _ in 0..3 {
             let thought = tokio::time::timeout(Duration::from_secs(30), rx.recv()).await;

@@ -98,7 +98,7 @@ pub struct Config {
     pub computer_time_budget: Duration,
     /// The cheapest decision under load: playouts, at least, however long the queue.
     pub computer_min_playouts: u32,
-    /// Threads the computers think on, at idle priority; 0: one fewer than the cores
+    /// Threads the computers think on, at nice 10; 0: one fewer than the cores
     /// (at least one), so the async runtime always has a core.
     pub computer_threads: usize,
     /// The longest pause a computer takes before its move is shown (it pauses like a

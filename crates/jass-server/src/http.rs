@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, HOST, ORIGIN, RETRY_AFTER};
 use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
@@ -23,8 +23,8 @@ use tower_http::trace::TraceLayer;
 use crate::App;
 use crate::stats::bump;
 use crate::table::Refusal;
-use crate::table::actor::{finished_record, spawn, valid_name};
-use crate::table::state::TableState;
+use crate::table::actor::{spawn, valid_name};
+use crate::table::state::{TableState, finished_record};
 
 /// Largest HTTP request body: create and join bodies are a few hundred bytes.
 const MAX_BODY_BYTES: usize = 4096;
@@ -81,7 +81,7 @@ impl IntoResponse for ApiFailure {
     fn into_response(self) -> Response {
         let Refusal { code, message } = self.0;
         let status = self.1.unwrap_or(match code {
-            ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
+            ErrorCode::UnknownTable | ErrorCode::UnknownGame => StatusCode::NOT_FOUND,
             ErrorCode::SeatTaken
             | ErrorCode::TableFull
             | ErrorCode::AlreadyStarted
@@ -241,6 +241,7 @@ async fn create(
     let id: Arc<str> = new_table_id().into();
     let mut spawning = app.table_spawn(Arc::clone(&id), options, guard);
     spawning.held = Some(held);
+    spawning.creator = Some(peer.ip());
     let handle = spawn(spawning);
     if !app.registry.insert(Arc::clone(&id), handle.clone()) {
         return Err(busy("tables"));
@@ -319,29 +320,82 @@ async fn socket(
         })
 }
 
-/// `GET /api/tables/{table}/record`: the finished game's record (R12), from the live
-/// table or, for a table no longer in memory, rebuilt from the store.
-async fn record(State(app): State<Arc<App>>, Path(table): Path<String>) -> Result<Response, ApiFailure> {
+/// `GET /api/tables/{table}/record[?game=N]`: a finished game's record (R12), the
+/// latest game's without `game`. The live table answers for its latest game; every
+/// finished game is kept on its own in the store from its end, so it is served by its
+/// number after a rematch and after its table expired. A table stored before games
+/// were kept on their own is rebuilt from its entries.
+async fn record(
+    State(app): State<Arc<App>>,
+    Path(table): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiFailure> {
     if table.len() > MAX_TABLE_ID_CHARS {
         return Err(unknown_table());
     }
-    let record = match app.registry.get(&table) {
-        Some(handle) => handle.record().await.ok_or_else(unknown_table)??,
+    let game = game_number(query.as_deref())?;
+    let live = match app.registry.get(&table) {
+        Some(handle) => match handle.record(game).await {
+            Some(Err(r)) if r.code == ErrorCode::UnknownGame => None,
+            Some(answer) => Some(answer?),
+            None => None,
+        },
         None if !plausible_id(&table) => return Err(unknown_table()),
-        None => {
-            let store = Arc::clone(&app.store);
-            let id = table.clone();
-            let entries = tokio::task::spawn_blocking(move || store.load(&id))
-                .await
-                .ok()
-                .flatten()
-                .filter(|e| !e.is_empty())
-                .ok_or_else(unknown_table)?;
-            finished_record(&TableState::replay(&entries).0)?
-        }
+        None => None,
     };
-    let disposition = format!("attachment; filename=\"jass-{table}.json\"");
+    let record = match live {
+        Some(record) => record,
+        None => stored_record(&app, &table, game).await?,
+    };
+    let name = game.map_or_else(|| format!("jass-{table}.json"), |n| format!("jass-{table}-{n}.json"));
+    let disposition = format!("attachment; filename=\"{name}\"");
     Ok(([(axum::http::header::CONTENT_DISPOSITION, disposition)], axum::Json(record)).into_response())
+}
+
+/// The `game` of a record's query string, if any; anything else is `bad_message`.
+fn game_number(query: Option<&str>) -> Result<Option<u32>, ApiFailure> {
+    let Some(query) = query.filter(|q| !q.is_empty()) else { return Ok(None) };
+    query
+        .strip_prefix("game=")
+        .and_then(|n| n.parse::<u32>().ok())
+        .filter(|n| *n >= 1)
+        .map(Some)
+        .ok_or_else(|| ApiFailure::new(ErrorCode::BadMessage, "the query may only be game=N (N from 1)"))
+}
+
+/// A finished game from the store: kept on its own, or rebuilt from the entries of a
+/// table stored before games were kept so.
+async fn stored_record(app: &App, table: &str, game: Option<u32>) -> Result<jass_engine::Record, ApiFailure> {
+    let store = Arc::clone(&app.store);
+    let id = table.to_owned();
+    let found = tokio::task::spawn_blocking(move || {
+        let kept = store.load_game(&id, game)?;
+        Ok::<_, crate::store::StoreError>(match kept {
+            Some(k) => (Some(k.record), None),
+            None => (None, store.load(&id)),
+        })
+    })
+    .await
+    .map_err(|_| ApiFailure::new(ErrorCode::Internal, "the record could not be read"))?
+    .map_err(|e| {
+        tracing::warn!(error = %e, "a kept game could not be read");
+        ApiFailure::new(ErrorCode::Internal, "the record could not be read")
+    })?;
+    match found {
+        (Some(record), _) => Ok(record),
+        (None, Some(entries)) if !entries.is_empty() => match game {
+            None => Ok(finished_record(&TableState::replay(&entries).0)?),
+            Some(n) => crate::table::state::finished_games(&entries)
+                .into_iter()
+                .find_map(|(g, record)| (g == n).then_some(record))
+                .ok_or_else(|| unknown_game(n)),
+        },
+        (None, _) => Err(game.map_or_else(unknown_table, unknown_game)),
+    }
+}
+
+fn unknown_game(n: u32) -> ApiFailure {
+    Refusal::new(ErrorCode::UnknownGame, format!("no finished game {n} is kept at this table")).into()
 }
 
 /// `GET /api/tables/{table}/rounds`: the latest game's round scores so far.

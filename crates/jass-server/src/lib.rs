@@ -110,6 +110,7 @@ impl App {
             max_spectators_per_ip: self.config.max_spectators_per_ip,
             held: None,
             computers: Arc::clone(&self.computers),
+            creator: None,
         }
     }
 
@@ -180,6 +181,11 @@ pub async fn run(
                         Ok(0) => {}
                         Ok(purged) => tracing::info!(purged, "finished tables past their retention deleted"),
                         Err(e) => tracing::warn!(error = %e, "could not purge finished tables"),
+                    }
+                    match purger.purge_games(retention).await {
+                        Ok(0) => {}
+                        Ok(purged) => tracing::info!(purged, "finished games past their retention deleted"),
+                        Err(e) => tracing::warn!(error = %e, "could not purge finished games"),
                     }
                 }
             };
@@ -300,6 +306,7 @@ async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
                 continue;
             }
         }
+        keep_finished_games(app, &t, &state).await;
         let Some(guard) = app.guards.guard() else { break };
         let id: Arc<str> = t.id.as_str().into();
         let spawn = app.table_spawn(Arc::clone(&id), state.options, guard);
@@ -314,6 +321,25 @@ async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
         );
     }
     tracing::info!(restored, quarantined, "tables restored from the store");
+}
+
+/// Keeps every finished game of a restored table that is not kept on its own yet: a
+/// crash between a game's last entry and its keeping, or a table stored before games
+/// were kept. Replays the entries a second time only when one is missing.
+async fn keep_finished_games(app: &Arc<App>, t: &store::StoredTable, state: &table::state::TableState) {
+    // Every game before the latest ended (a rematch starts only after the end).
+    let finished = state.games.saturating_sub(u32::from(!state.finished()));
+    if (1..=finished).all(|n| t.kept_games.contains(&n)) {
+        return;
+    }
+    for (game, record) in table::state::finished_games(&t.entries) {
+        if t.kept_games.contains(&game) {
+            continue;
+        }
+        if let Err(e) = app.store.keep_game(&t.id, game, &record).await {
+            tracing::warn!(table = %t.id, game, error = %e, "could not keep a finished game");
+        }
+    }
 }
 
 /// Replays a stored table, or says why it cannot be served whole.

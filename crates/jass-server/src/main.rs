@@ -95,7 +95,7 @@ struct Args {
     /// (default 200).
     #[arg(long, env = "JASS_COMPUTER_MIN_PLAYOUTS")]
     computer_min_playouts: Option<u32>,
-    /// Threads the computer players think on, at idle priority (default 0: one fewer
+    /// Threads the computer players think on, at nice 10 (default 0: one fewer
     /// than the cores, at least one).
     #[arg(long, env = "JASS_COMPUTER_THREADS")]
     computer_threads: Option<usize>,

@@ -16,9 +16,16 @@ use crate::ratelimit::{RateLimit, Verdict};
 /// number of recently active addresses.
 const SWEEP_AT: usize = 1024;
 
+/// A hashed key for sharing something between groups (an address's key, a table
+/// id): equal values give equal groups within one run of the server.
+pub(crate) fn group(of: &(impl std::hash::Hash + ?Sized)) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(of)
+}
+
 /// The key an address is counted under: IPv4 as is (also when IPv4-mapped), IPv6
 /// by its /64.
-fn key(ip: IpAddr) -> IpAddr {
+pub(crate) fn key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {

@@ -101,6 +101,15 @@ fn is_normal(level: &jass_protocol::Level) -> bool {
     *level == jass_protocol::Level::Normal
 }
 
+/// A kept game's record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptRecord {
+    /// The game's number at its table.
+    pub game: u32,
+    /// The record.
+    pub record: jass_engine::Record,
+}
+
 /// Why the store could not keep an entry; the table then refuses the change.
 #[derive(Debug, thiserror::Error)]
 #[error("store failed: {0}")]
@@ -155,6 +164,27 @@ pub trait Store: Send + Sync + 'static {
         None
     }
 
+    /// Keeps a finished game's record on its own, from the moment it ends: it is
+    /// served by its number, outlives its table (an unfinished rematch that expires
+    /// takes nothing finished with it) and is purged by the retention counted from its
+    /// own end. Keeping a game kept already changes nothing. Both stores of the server
+    /// keep them; a store for a test may not.
+    fn keep_game(&self, table: &str, game: u32, record: &jass_engine::Record) -> StoreFuture {
+        let _ = (table, game, record);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// Game `game` of `table` as kept (its latest kept game for `None`). Blocking:
+    /// call it off the async threads.
+    ///
+    /// # Errors
+    /// The store cannot be read, or what it holds is no record (damage: reported,
+    /// never served as something else).
+    fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
+        let _ = (table, game);
+        Ok(None)
+    }
+
     /// The disk writer's counters, for `/api/stats`; `None` for stores without one.
     fn metrics(&self) -> Option<jass_store::Metrics> {
         None
@@ -168,6 +198,8 @@ pub struct MemoryStore {
     /// Entries by table id. A std mutex: held only to push or copy, never across
     /// an await.
     tables: Mutex<HashMap<String, Vec<Entry>>>,
+    /// Kept games by table id and game number.
+    games: Mutex<HashMap<String, std::collections::BTreeMap<u32, jass_engine::Record>>>,
 }
 
 impl MemoryStore {
@@ -194,6 +226,27 @@ impl Store for MemoryStore {
 
     fn load(&self, table: &str) -> Option<Vec<Entry>> {
         self.tables.lock().ok()?.get(table).cloned()
+    }
+
+    fn keep_game(&self, table: &str, game: u32, record: &jass_engine::Record) -> StoreFuture {
+        let result = match self.games.lock() {
+            Ok(mut games) => {
+                games.entry(table.to_owned()).or_default().entry(game).or_insert_with(|| record.clone());
+                Ok(())
+            }
+            Err(_) => Err(StoreError("memory store lock poisoned".to_owned())),
+        };
+        Box::pin(std::future::ready(result))
+    }
+
+    fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
+        let games = self.games.lock().map_err(|_| StoreError("memory store lock poisoned".to_owned()))?;
+        let Some(kept) = games.get(table) else { return Ok(None) };
+        let found = match game {
+            Some(n) => kept.get_key_value(&n),
+            None => kept.iter().next_back(),
+        };
+        Ok(found.map(|(game, record)| KeptRecord { game: *game, record: record.clone() }))
     }
 
     fn append(&self, table: &str, entry: &Entry) -> StoreFuture {
@@ -231,6 +284,8 @@ pub struct StoredTable {
     pub stored: usize,
     /// The first entry that did not parse, if any.
     pub unreadable: Option<Unreadable>,
+    /// The numbers of its games whose records are kept on their own.
+    pub kept_games: Vec<u32>,
     /// Why the stored row itself is not to be trusted (its id), if so.
     pub problem: Option<String>,
 }
@@ -284,10 +339,29 @@ impl SqliteStore {
                     entries,
                     unreadable,
                     problem: t.problem,
+                    kept_games: t.kept_games,
                 }
             })
             .collect();
         Ok((Self { inner }, tables))
+    }
+
+    /// Deletes the kept games that finished longer ago than `retention`, a slice at a
+    /// time; returns how many.
+    ///
+    /// # Errors
+    /// The store failed (what was purged before stays purged).
+    pub async fn purge_games(&self, retention: std::time::Duration) -> Result<u64, StoreError> {
+        let before = unix_now().saturating_sub(i64::try_from(retention.as_secs()).unwrap_or(i64::MAX));
+        let mut total = 0;
+        loop {
+            let n =
+                self.inner.purge_games(before, PURGE_SLICE).await.map_err(|e| StoreError(e.to_string()))?;
+            total += n;
+            if n < u64::from(PURGE_SLICE) {
+                return Ok(total);
+            }
+        }
     }
 
     /// Deletes the tables archived longer ago than `retention`, a slice at a time;
@@ -296,10 +370,7 @@ impl SqliteStore {
     /// # Errors
     /// The store failed (what was purged before stays purged).
     pub async fn purge_archived(&self, retention: std::time::Duration) -> Result<u64, StoreError> {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-        let before = now.saturating_sub(i64::try_from(retention.as_secs()).unwrap_or(i64::MAX));
+        let before = unix_now().saturating_sub(i64::try_from(retention.as_secs()).unwrap_or(i64::MAX));
         let mut total = 0;
         loop {
             let n = self
@@ -354,7 +425,37 @@ impl Store for SqliteStore {
         Some(parse_entries(&t.entries).0)
     }
 
+    fn keep_game(&self, table: &str, game: u32, record: &jass_engine::Record) -> StoreFuture {
+        let write = serde_json::to_string(record).map(|json| self.inner.keep_game(table, game, json));
+        Box::pin(async move {
+            match write {
+                Ok(fut) => fut.await.map_err(|e| StoreError(e.to_string())),
+                Err(e) => Err(StoreError(e.to_string())),
+            }
+        })
+    }
+
+    fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
+        let Some(kept) = self.inner.read_game(table, game).map_err(|e| StoreError(e.to_string()))? else {
+            return Ok(None);
+        };
+        match serde_json::from_str(&kept.record) {
+            Ok(record) => Ok(Some(KeptRecord { game: kept.game, record })),
+            Err(e) => {
+                tracing::error!(table, game = kept.game, error = %e, "a kept game's record does not read back; kept as it is, not served");
+                Err(StoreError(format!("the record of game {} does not read back", kept.game)))
+            }
+        }
+    }
+
     fn metrics(&self) -> Option<jass_store::Metrics> {
         Some(self.inner.metrics())
     }
+}
+
+/// Seconds since the Unix epoch.
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }

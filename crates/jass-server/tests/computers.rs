@@ -131,6 +131,7 @@ async fn computers_come_back_after_a_restart_and_finish_the_game() {
         entries,
         unreadable: None,
         problem: None,
+        kept_games: Vec::new(),
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

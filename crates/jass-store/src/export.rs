@@ -20,6 +20,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use serde::Serialize;
 
 use crate::DatabaseError;
+use crate::KeptGame;
 use crate::schema::{Kind, identify, refuse_lost_file, wal_path};
 
 /// One table as the file holds it.
@@ -27,8 +28,9 @@ use crate::schema::{Kind, identify, refuse_lost_file, wal_path};
 pub struct Export {
     /// The table id.
     pub table: String,
-    /// Unix seconds of the last append (rewritten at most once a minute).
-    pub last_active: i64,
+    /// Unix seconds of the last append (rewritten at most once a minute); `None` when
+    /// the table itself is gone (deleted unfinished) and only its kept games are left.
+    pub last_active: Option<i64>,
     /// Unix seconds when the finished table left memory, if it did.
     pub archived_at: Option<i64>,
     /// Unix seconds when the server first could not rebuild it, if so.
@@ -37,6 +39,8 @@ pub struct Export {
     pub entries: Vec<String>,
     /// Entries taken out of the history (a torn last write), oldest first.
     pub damaged: Vec<Damaged>,
+    /// The records of its finished games, kept on their own, by game number.
+    pub games: Vec<KeptGame>,
 }
 
 /// An entry moved out of a table's history.
@@ -144,11 +148,12 @@ fn export_from(conn: &Connection, path: &Path, table: &str) -> Result<Option<Exp
     } else {
         "SELECT last_active, NULL, NULL FROM tables WHERE id = ?1"
     };
-    let Some((last_active, archived_at, quarantined_at)) =
-        tx.query_row(lookup, [table], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).optional()?
-    else {
-        return Ok(None);
-    };
+    // Read on without the table's row: its kept games outlive it, and entries that
+    // lost their row are damage to show, not to hide.
+    let (last_active, archived_at, quarantined_at) = tx
+        .query_row(lookup, [table], |r| Ok((Some(r.get(0)?), r.get(1)?, r.get(2)?)))
+        .optional()?
+        .unwrap_or((None, None, None));
     let mut entries: Vec<String> = tx
         .prepare("SELECT entry FROM entries WHERE table_id = ?1 ORDER BY id")?
         .query_map([table], |r| r.get(0))?
@@ -180,8 +185,31 @@ fn export_from(conn: &Connection, path: &Path, table: &str) -> Result<Option<Exp
     } else {
         Vec::new()
     };
+    let has_games: bool =
+        tx.query_row("SELECT count(*) FROM sqlite_master WHERE name = 'games'", [], |r| r.get::<_, i64>(0))?
+            > 0;
+    let games = if has_games {
+        tx.prepare("SELECT game, finished_at, record FROM games WHERE table_id = ?1 ORDER BY game")?
+            .query_map([table], |r| {
+                Ok(KeptGame { game: r.get(0)?, finished_at: r.get(1)?, record: r.get(2)? })
+            })?
+            .collect::<Result<_, _>>()?
+    } else {
+        Vec::new()
+    };
     tx.finish()?;
-    Ok(Some(Export { table: table.to_owned(), last_active, archived_at, quarantined_at, entries, damaged }))
+    if last_active.is_none() && entries.is_empty() && damaged.is_empty() && games.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Export {
+        table: table.to_owned(),
+        last_active,
+        archived_at,
+        quarantined_at,
+        entries,
+        damaged,
+        games,
+    }))
 }
 
 #[cfg(test)]

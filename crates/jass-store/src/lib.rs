@@ -45,8 +45,8 @@ mod writer;
 use compaction::Compactor;
 pub use compaction::Tuning;
 pub use export::{Damaged, Export, export};
-pub use schema::{APPLICATION_ID, MAX_TABLE_ID, SCHEMA_VERSION, valid_table_id};
-use schema::{connect, load, read_one};
+pub use schema::{APPLICATION_ID, KeptGame, MAX_TABLE_ID, SCHEMA_VERSION, valid_table_id};
+use schema::{connect, load, read_game, read_one};
 use writer::{Job, Op, Touched, Writer};
 
 /// Writes waiting for the store thread. Bounded: a write that finds the queue full
@@ -100,6 +100,8 @@ pub struct TableRows {
     pub problem: Option<String>,
     /// Server-defined entries (JSON), oldest first.
     pub entries: Vec<String>,
+    /// The numbers of its games whose records are kept ([`Database::keep_game`]).
+    pub kept_games: Vec<u32>,
 }
 
 /// Upper bounds (milliseconds) of the commit-time buckets in [`Metrics`].
@@ -278,6 +280,38 @@ impl Database {
         async move { done.await.map(drop) }
     }
 
+    /// Keeps the record of a finished game on its own (once: keeping the same game
+    /// again changes nothing), so it outlives its table; purged by
+    /// [`Database::purge_games`] once it finished longer ago than the retention.
+    pub fn keep_game(
+        &self,
+        table: &str,
+        game: u32,
+        record: String,
+    ) -> impl std::future::Future<Output = Result<(), DatabaseError>> + use<> {
+        let done = self.submit(Op::KeepGame { id: table.to_owned(), game, record });
+        async move { done.await.map(drop) }
+    }
+
+    /// Deletes up to `limit` kept games that finished before `before` (Unix seconds);
+    /// resolves to how many (call again while that equals `limit`). A game whose
+    /// `finished_at` is not a plausible time is kept.
+    pub fn purge_games(
+        &self,
+        before: i64,
+        limit: u32,
+    ) -> impl std::future::Future<Output = Result<u64, DatabaseError>> + use<> {
+        self.submit(Op::PurgeGames { before, limit })
+    }
+
+    /// Game `game` of `table` as kept, or its latest kept game for `None`.
+    ///
+    /// # Errors
+    /// The file cannot be read.
+    pub fn read_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptGame>, DatabaseError> {
+        self.with_reader(|conn| read_game(conn, table, game))
+    }
+
     /// Marks a table the server could not rebuild: kept whole, still loaded (so a
     /// fixed server can try again), read on demand without scanning the log.
     pub fn quarantine(
@@ -324,6 +358,14 @@ impl Database {
     /// # Errors
     /// The file cannot be read.
     pub fn read_table(&self, table: &str) -> Result<Option<TableRows>, DatabaseError> {
+        self.with_reader(|conn| read_one(conn, table, writer::now()))
+    }
+
+    /// Runs `read` on a pooled read connection.
+    fn with_reader<T>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<T, DatabaseError>,
+    ) -> Result<T, DatabaseError> {
         let pooled = self.readers.lock().ok().and_then(|mut r| r.pop());
         let conn = match pooled {
             Some(c) => c,
@@ -333,7 +375,7 @@ impl Database {
                 c
             }
         };
-        let read = read_one(&conn, table, writer::now());
+        let read = read(&conn);
         if let Ok(mut r) = self.readers.lock()
             && r.len() < READERS_KEPT
         {

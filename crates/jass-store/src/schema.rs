@@ -32,6 +32,10 @@ const CACHE_PAGES: i64 = 256;
 /// table never scans `log`; an append clears them. `damaged` keeps entries taken out
 /// of a table's history (a torn last write), never deleted.
 ///
+/// `games` keeps each finished game's record on its own from the moment the game
+/// ends: it outlives its table (an unfinished rematch that expires deletes the
+/// table, never a finished game) and is purged by its own `finished_at`.
+///
 /// `log.id` is assigned by the store thread, above every id in `log` and in the
 /// `compaction` row, so an id the `compaction` row counts as moved is never reused.
 /// (Files created before that have `log.id` AUTOINCREMENT, which the explicit ids
@@ -68,17 +72,26 @@ CREATE TABLE IF NOT EXISTS damaged (
     reason TEXT NOT NULL,
     at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS games (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    finished_at INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (table_id, game)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS games_by_finish ON games (finished_at);
 ";
 
 /// `PRAGMA application_id` of this project's files ("Jass"), so another program's
 /// SQLite file is recognised and left alone (`file` and `sqlite3` show it too).
 pub const APPLICATION_ID: i32 = 0x4A61_7373;
-/// `PRAGMA user_version`: the layout this build writes. 2 added `archived_at`,
-/// `quarantined_at` and `damaged`; files from before had no ids at all (0).
-pub const SCHEMA_VERSION: i32 = 2;
+/// `PRAGMA user_version`: the layout this build writes. 3 added `games`; 2 added
+/// `archived_at`, `quarantined_at` and `damaged`; files from before had no ids at
+/// all (0).
+pub const SCHEMA_VERSION: i32 = 3;
 
 /// Tables of every layout this project ever wrote (an id-less file must hold only these).
-const OUR_TABLES: [&str; 5] = ["tables", "entries", "log", "compaction", "damaged"];
+const OUR_TABLES: [&str; 6] = ["tables", "entries", "log", "compaction", "damaged", "games"];
 
 /// What a file turned out to be, found out before anything is written to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -323,7 +336,14 @@ pub(crate) fn load(conn: &Connection, now: i64) -> Result<Loaded, DatabaseError>
             let (id, last_active, quarantined_at, entry) = row?;
             if tables.last().is_none_or(|t| t.id != id) {
                 let problem = check_table(&id, last_active, now);
-                tables.push(TableRows { id, last_active, quarantined_at, problem, entries: Vec::new() });
+                tables.push(TableRows {
+                    id,
+                    last_active,
+                    quarantined_at,
+                    problem,
+                    entries: Vec::new(),
+                    kept_games: Vec::new(),
+                });
             }
             if let (Some(t), Some(e)) = (tables.last_mut(), entry) {
                 t.entries.push(e);
@@ -362,6 +382,9 @@ pub(crate) fn load(conn: &Connection, now: i64) -> Result<Loaded, DatabaseError>
             }
         }
     }
+    for t in &mut tables {
+        t.kept_games = kept_games(&tx, &t.id)?;
+    }
     let mut orphaned = unindexed_entries(&tx)?;
     for (id, logged) in orphans {
         orphaned.entry(id).or_default().extend(logged);
@@ -369,7 +392,8 @@ pub(crate) fn load(conn: &Connection, now: i64) -> Result<Loaded, DatabaseError>
     for (id, entries) in orphaned {
         tracing::warn!(table = %id.escape_debug(), entries = entries.len(), "entries without their table's index row");
         let problem = Some("its row in the index of tables is missing (its entries are there)".to_owned());
-        tables.push(TableRows { id, last_active: now, quarantined_at: None, problem, entries });
+        let kept_games = kept_games(&tx, &id)?;
+        tables.push(TableRows { id, last_active: now, quarantined_at: None, problem, entries, kept_games });
     }
     tx.finish()?;
     Ok(Loaded { tables, progress, pending })
@@ -444,9 +468,51 @@ pub(crate) fn read_one(conn: &Connection, id: &str, now: i64) -> Result<Option<T
             }
         }
     }
+    let kept_games = kept_games(&tx, id)?;
     tx.finish()?;
     let problem = check_table(id, last_active, now);
-    Ok(Some(TableRows { id: id.to_owned(), last_active, quarantined_at, problem, entries }))
+    Ok(Some(TableRows { id: id.to_owned(), last_active, quarantined_at, problem, entries, kept_games }))
+}
+
+/// The numbers of `table`'s games whose records are kept, in order.
+fn kept_games(tx: &Connection, table: &str) -> rusqlite::Result<Vec<u32>> {
+    tx.prepare_cached("SELECT game FROM games WHERE table_id = ?1 ORDER BY game")?
+        .query_map([table], |r| r.get(0))?
+        .collect()
+}
+
+/// A finished game's record as kept.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct KeptGame {
+    /// The game's number at its table (1 for the first, then each rematch).
+    pub game: u32,
+    /// Unix seconds when it was kept (its end).
+    pub finished_at: i64,
+    /// The record, as the server wrote it (JSON text).
+    pub record: String,
+}
+
+/// Game `game` of `table`, or its latest kept game for `None`.
+pub(crate) fn read_game(
+    conn: &Connection,
+    table: &str,
+    game: Option<u32>,
+) -> Result<Option<KeptGame>, DatabaseError> {
+    let row =
+        |r: &rusqlite::Row<'_>| Ok(KeptGame { game: r.get(0)?, finished_at: r.get(1)?, record: r.get(2)? });
+    let found = match game {
+        Some(n) => conn
+            .prepare_cached("SELECT game, finished_at, record FROM games WHERE table_id = ?1 AND game = ?2")?
+            .query_row(rusqlite::params![table, n], row)
+            .optional()?,
+        None => conn
+            .prepare_cached(
+                "SELECT game, finished_at, record FROM games WHERE table_id = ?1 ORDER BY game DESC LIMIT 1",
+            )?
+            .query_row([table], row)
+            .optional()?,
+    };
+    Ok(found)
 }
 
 /// The lookup that decides whether a table exists (a primary-key probe).

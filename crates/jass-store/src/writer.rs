@@ -23,6 +23,8 @@ pub(crate) enum Op {
     Quarantine { id: String },
     SetAside { id: String, keep: u64, reason: String },
     Purge { before: i64, limit: u32 },
+    KeepGame { id: String, game: u32, record: String },
+    PurgeGames { before: i64, limit: u32 },
 }
 
 /// A write and whom to tell; the answer counts what it did (tables purged), 0 for
@@ -198,6 +200,21 @@ fn apply(
             )?;
         }
         Op::DeleteTable { id } => delete(tx, id, touched, compactor, effects)?,
+        Op::KeepGame { id, game, record } => {
+            tx.prepare_cached(
+                "INSERT OR IGNORE INTO games (table_id, game, finished_at, record) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![id, game, ts, record])?;
+        }
+        Op::PurgeGames { before, limit } => {
+            let n = tx
+                .prepare_cached(
+                    "DELETE FROM games WHERE (table_id, game) IN (SELECT table_id, game FROM games
+                     WHERE finished_at >= ?1 AND finished_at < ?2 ORDER BY finished_at LIMIT ?3)",
+                )?
+                .execute(params![crate::schema::EARLIEST_TIME, before, limit])?;
+            return Ok(n as u64);
+        }
         Op::Purge { before, limit } => {
             let ids: Vec<String> = tx
                 .prepare_cached(

@@ -33,7 +33,7 @@ use super::{Attached, ConnId, Kick, Refusal, TableCmd, TableHandle};
 use crate::registry::Registry;
 use crate::shutdown::{Shutdown, TaskGuard};
 use crate::store::{Entry, Store};
-use crate::table::state::{Occupant, TableState};
+use crate::table::state::{Occupant, TableState, finished_record};
 use crate::table::turn::{self, Turns};
 
 /// What a new table needs from the server.
@@ -66,6 +66,10 @@ pub(crate) struct Spawn {
     pub(crate) held: Option<crate::per_ip::IpSlot>,
     /// Where the table's computer players think.
     pub(crate) computers: Arc<crate::computer::Pool>,
+    /// The table's share of the computers' time: the address that created it (see
+    /// `computer::Fair`); `None` for a table restored at start-up, which shares as
+    /// a group of its own.
+    pub(crate) creator: Option<std::net::IpAddr>,
 }
 
 /// Starts a table's actor. The `Created` entry is stored before any command is
@@ -86,7 +90,11 @@ fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
     // At most one decision per seat is out at a time.
     let (thought_tx, thought_rx) = mpsc::channel(4);
     let span = info_span!("table", table = %s.id);
+    let group = s
+        .creator
+        .map_or_else(|| crate::per_ip::group(&*s.id), |ip| crate::per_ip::group(&crate::per_ip::key(ip)));
     let actor = TableActor {
+        group,
         computers: BySeat::default(),
         thinking: BySeat::default(),
         turns: Turns::default(),
@@ -204,31 +212,8 @@ struct TableActor {
     pool: Arc<crate::computer::Pool>,
     /// Where the pool sends the computers' decisions.
     thought_tx: mpsc::Sender<crate::computer::Thought>,
-}
-
-/// The record of a finished game (seeds revealed, R12), or why there is none yet.
-/// Its player list marks the computer seats (issue 14 point 1).
-pub(crate) fn finished_record(state: &TableState) -> Result<jass_engine::Record, Refusal> {
-    match &state.game {
-        None => Err(Refusal::new(ErrorCode::NotStarted, "no game has been played")),
-        Some(g) if g.result().is_none() => {
-            Err(Refusal::new(ErrorCode::GameNotOver, "the record is published when the game is over"))
-        }
-        Some(g) => {
-            let mut record = g.to_record();
-            record.players = state
-                .seats
-                .iter()
-                .map(|(seat, o)| jass_engine::Player {
-                    seat,
-                    name: o.as_ref().map(|o| o.name.clone()),
-                    computer: o.as_ref().is_some_and(Occupant::computer),
-                    level: o.as_ref().filter(|o| o.computer()).and_then(|o| o.level.shown()),
-                })
-                .collect();
-            Ok(record)
-        }
-    }
+    /// See [`Spawn::creator`].
+    group: u64,
 }
 
 /// 32 bytes from the OS-seeded thread CSPRNG: one per round (R2, R12).
@@ -282,8 +267,8 @@ impl TableActor {
                 () = sleep_until(due) => self.on_deadline(),
                 () = shutdown.cancelled() => break,
                 () = sleep_until(idle) => {
-                    // Idle tables expire; a finished game keeps its record (issue: durable
-                    // tables), anything else is forgotten by the store too.
+                    // Idle tables expire: a finished one is archived, an unfinished one
+                    // forgotten by the store (its finished games are kept on their own).
                     let finished = self.state.finished();
                     info!(finished, joined = self.joined, "table idle, dropping it");
                     let gone = if finished { self.store.archive(&self.id) } else { self.store.forget(&self.id) };
@@ -321,8 +306,15 @@ impl TableActor {
             TableCmd::Info { reply } => {
                 let _ = reply.send(self.info());
             }
-            TableCmd::Record { reply } => {
-                let _ = reply.send(finished_record(&self.state));
+            TableCmd::Record { game, reply } => {
+                let record = match game {
+                    Some(n) if n != self.state.games => Err(Refusal::new(
+                        ErrorCode::UnknownGame,
+                        format!("game {n} is not the table's latest"),
+                    )),
+                    _ => finished_record(&self.state),
+                };
+                let _ = reply.send(record);
             }
             TableCmd::Rounds { reply } => {
                 let rounds = match &self.state.game {
@@ -360,11 +352,30 @@ impl TableActor {
     /// contract; if it does anyway the store and memory disagree, which is logged
     /// loudly (a restart would then quarantine the table rather than guess).
     async fn commit(&mut self, entry: Entry) -> Result<(), Refusal> {
+        let was_over = self.state.finished();
         self.store.append(&self.id, &entry).await.map_err(internal)?;
         self.state.apply(&entry).map_err(|e| {
             warn!(error = %e, "a stored entry could not be applied");
             Refusal::new(ErrorCode::Internal, "the server could not apply this")
-        })
+        })?;
+        if !was_over && self.state.finished() {
+            self.keep_game().await;
+        }
+        Ok(())
+    }
+
+    /// Keeps the game that just ended on its own, before anyone hears it ended. The
+    /// entry that ended it is stored already, so a failure here refuses nothing: the
+    /// next start keeps every finished game the entries hold that is not kept yet.
+    async fn keep_game(&self) {
+        match finished_record(&self.state) {
+            Ok(record) => {
+                if let Err(e) = self.store.keep_game(&self.id, self.state.games, &record).await {
+                    warn!(error = %e, game = self.state.games, "could not keep a finished game; the next start keeps it");
+                }
+            }
+            Err(r) => warn!(code = ?r.code, "a finished game has no record"),
+        }
     }
 
     fn seat_infos(&self) -> [SeatInfo; 4] {
@@ -522,7 +533,8 @@ impl TableActor {
             {
                 self.thinking[seat] = true;
                 let level = self.state.computer_level(seat);
-                self.pool.think(computer, level, view, self.state.game_version, self.thought_tx.clone());
+                let (group, on) = (self.group, self.state.game_version);
+                self.pool.think(group, computer, level, view, on, self.thought_tx.clone());
             }
         }
     }

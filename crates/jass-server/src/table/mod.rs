@@ -79,9 +79,12 @@ pub(crate) enum TableCmd {
         /// The public summary.
         reply: oneshot::Sender<TableInfo>,
     },
-    /// The finished game's record (HTTP download).
+    /// A finished game's record (HTTP download).
     Record {
-        /// The record, or `not_started` / `game_not_over`.
+        /// The game's number; `None` for the latest.
+        game: Option<u32>,
+        /// The record, or `not_started` / `game_not_over`, or `unknown_game` for a
+        /// number that is not the latest game's (the store keeps those).
         reply: oneshot::Sender<Result<jass_engine::Record, Refusal>>,
     },
     /// The latest game's round scores so far (HTTP).
@@ -171,9 +174,9 @@ impl TableHandle {
         self.call(|reply| TableCmd::Info { reply }).await
     }
 
-    /// The finished game's record; `None` if the table is gone.
-    pub(crate) async fn record(&self) -> Option<Result<jass_engine::Record, Refusal>> {
-        self.call(|reply| TableCmd::Record { reply }).await
+    /// A finished game's record (see [`TableCmd::Record`]); `None` if the table is gone.
+    pub(crate) async fn record(&self, game: Option<u32>) -> Option<Result<jass_engine::Record, Refusal>> {
+        self.call(|reply| TableCmd::Record { game, reply }).await
     }
 
     /// The latest game's round scores; `None` if the table is gone.

@@ -12,6 +12,9 @@
 use jass_engine::{BySeat, Game, Options, Seat, Seed};
 use jass_protocol::{Level, Timing};
 
+use jass_protocol::ErrorCode;
+
+use super::Refusal;
 use crate::store::Entry;
 
 /// Who holds a seat, as far as the store knows.
@@ -277,6 +280,53 @@ impl TableState {
     pub(crate) fn is_current_for_game(&self, version: u64) -> bool {
         (self.game_version..=self.version).contains(&version)
     }
+}
+
+/// The record of a finished game (seeds revealed, R12), or why there is none yet.
+/// Its player list marks the computer seats (issue 14 point 1).
+pub(crate) fn finished_record(state: &TableState) -> Result<jass_engine::Record, Refusal> {
+    match &state.game {
+        None => Err(Refusal::new(ErrorCode::NotStarted, "no game has been played")),
+        Some(g) if g.result().is_none() => {
+            Err(Refusal::new(ErrorCode::GameNotOver, "the record is published when the game is over"))
+        }
+        Some(g) => {
+            let mut record = g.to_record();
+            record.players = state
+                .seats
+                .iter()
+                .map(|(seat, o)| jass_engine::Player {
+                    seat,
+                    name: o.as_ref().map(|o| o.name.clone()),
+                    computer: o.as_ref().is_some_and(Occupant::computer),
+                    level: o.as_ref().filter(|o| o.computer()).and_then(|o| o.level.shown()),
+                })
+                .collect();
+            Ok(record)
+        }
+    }
+}
+
+/// The records of every finished game in `entries`, by game number: each game's as it
+/// stood when the next game started (or at the end). For keeping the games of a table
+/// stored before each finished game was kept on its own.
+pub(crate) fn finished_games(entries: &[Entry]) -> Vec<(u32, jass_engine::Record)> {
+    let mut state = TableState::new(Options::default());
+    let mut out = Vec::new();
+    for e in entries {
+        if matches!(e, Entry::GameStarted { .. })
+            && let Ok(record) = finished_record(&state)
+        {
+            out.push((state.games, record));
+        }
+        if state.apply(e).is_err() {
+            return out;
+        }
+    }
+    if let Ok(record) = finished_record(&state) {
+        out.push((state.games, record));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -425,6 +425,7 @@ pub fn stored(store: &MemoryStore, table: &str) -> jass_server::store::StoredTab
         entries,
         unreadable: None,
         problem: None,
+        kept_games: Vec::new(),
     }
 }
 
