@@ -70,8 +70,11 @@ impl Connection {
     /// `welcome` (e.g. `bad_token`), or a close (e.g. 4004 unknown table).
     pub async fn open(server: &Server, table: &str, token: Option<&str>) -> Result<Self, BotError> {
         let url = server.ws_url(table);
+        let tcp = server.connect().await?;
+        tcp.set_nodelay(true)?;
+        let stream = tokio_tungstenite::MaybeTlsStream::Plain(tcp);
         let (mut ws, _) =
-            tokio_tungstenite::connect_async_with_config(url.as_str(), Some(ws_config()), true).await?;
+            tokio_tungstenite::client_async_with_config(url.as_str(), stream, Some(ws_config())).await?;
         let hello =
             ClientMsg::Hello { protocol: PROTOCOL_VERSION, token: token.map(str::to_owned), id: None };
         send(&mut ws, &hello).await?;

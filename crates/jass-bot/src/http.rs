@@ -30,6 +30,9 @@ pub struct Server {
     pub host: String,
     /// TCP port (default 80).
     pub port: u16,
+    /// The local address to connect from (`None`: the system's choice): a bench
+    /// plays the clients of several addresses from one machine (127.0.0.2, …).
+    pub bind: Option<std::net::IpAddr>,
 }
 
 impl Server {
@@ -49,7 +52,34 @@ impl Server {
             Some((h, p)) if !h.contains(':') => (h, p.parse().map_err(|_| bad("bad port"))?),
             _ => (rest, 80),
         };
-        Ok(Self { host: host.to_owned(), port })
+        Ok(Self { host: host.to_owned(), port, bind: None })
+    }
+
+    /// A TCP connection to the server, from [`Server::bind`] if set.
+    ///
+    /// # Errors
+    /// The name does not resolve, or the connection fails.
+    pub async fn connect(&self) -> std::io::Result<TcpStream> {
+        let Some(local) = self.bind else {
+            return TcpStream::connect((self.host.as_str(), self.port)).await;
+        };
+        let mut last = std::io::Error::new(std::io::ErrorKind::NotFound, "no address of the server's family");
+        for addr in tokio::net::lookup_host((self.host.as_str(), self.port)).await? {
+            if addr.is_ipv4() != local.is_ipv4() {
+                continue;
+            }
+            let socket = if local.is_ipv4() {
+                tokio::net::TcpSocket::new_v4()?
+            } else {
+                tokio::net::TcpSocket::new_v6()?
+            };
+            socket.bind(std::net::SocketAddr::new(local, 0))?;
+            match socket.connect(addr).await {
+                Ok(s) => return Ok(s),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
     }
 
     /// `ws://host:port/ws/{table}`: the table's WebSocket (protocol.md section 2).
@@ -128,7 +158,7 @@ impl Server {
 
     /// One HTTP/1.1 exchange; returns the status and the (de-chunked) body.
     async fn request(&self, method: &str, path: &str, body: &str) -> Result<(u16, Vec<u8>), BotError> {
-        let mut stream = TcpStream::connect((self.host.as_str(), self.port)).await?;
+        let mut stream = self.connect().await?;
         let head = format!(
             "{method} {path} HTTP/1.1\r\nHost: {}:{}\r\nAccept: application/json\r\n\
              Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
@@ -199,11 +229,11 @@ mod tests {
     fn parses_server_urls() {
         assert_eq!(
             Server::parse("http://127.0.0.1:8080").ok(),
-            Some(Server { host: "127.0.0.1".into(), port: 8080 })
+            Some(Server { host: "127.0.0.1".into(), port: 8080, bind: None })
         );
         assert_eq!(
             Server::parse("http://localhost/").ok(),
-            Some(Server { host: "localhost".into(), port: 80 })
+            Some(Server { host: "localhost".into(), port: 80, bind: None })
         );
         assert!(Server::parse("https://x:1").is_err());
         assert!(Server::parse("http://x:1/api").is_err());

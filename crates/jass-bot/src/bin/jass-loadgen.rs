@@ -30,6 +30,20 @@
 //! decisions from `/api/stats` (count, wall and CPU time per decision, how many were
 //! cut down by load).
 //!
+//! With `--computers 3` the host seat also times each computer move as a player sees
+//! it: from the state that gives a computer the turn to the state that shows its move
+//! (the think pause included: start the server with `--computer-think-ms 1` to see the
+//! delay alone). `--computer-level` picks their level and `--bind 127.0.0.N` makes the
+//! tables and sockets come from another loopback address, so several load generators
+//! stand for several client addresses:
+//!
+//! ```text
+//! for n in 2 3 4 5 6 7; do target/release/jass-loadgen --bind 127.0.0.$n --tables 30 \
+//!     --computers 3 --computer-level strong --think-ms 200 --duration 60 & done
+//! target/release/jass-loadgen --bind 127.0.0.8 --tables 1 --computers 3 \
+//!     --computer-level strong --think-ms 200 --duration 60
+//! ```
+//!
 //! Bounded on purpose: loopback servers only, at most 5,000 tables and 600 s of play;
 //! it stops by itself and closes every socket.
 
@@ -95,6 +109,18 @@ struct Args {
     /// the start; only the other seats are played (and timed) over sockets.
     #[arg(long, default_value_t = 0)]
     computers: usize,
+    /// The computers' level (easy, normal, strong).
+    #[arg(long, value_parser = parse_level)]
+    computer_level: Option<jass_protocol::Level>,
+    /// Connect from this local address (loopback only, e.g. 127.0.0.2): several
+    /// load generators then stand for several client addresses. `/api/stats` is
+    /// still read from the machine's own address.
+    #[arg(long)]
+    bind: Option<IpAddr>,
+}
+
+fn parse_level(s: &str) -> Result<jass_protocol::Level, String> {
+    serde_json::from_value(serde_json::Value::String(s.to_owned())).map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
@@ -155,6 +181,39 @@ struct Probe {
     slowest: Option<Slowest>,
     cards: u64,
     refused: Vec<ErrorCode>,
+    /// Seats from this one on are computers whose moves this seat times (none: 4).
+    computers_from: usize,
+    /// The computer turn being timed: its seat, the cards played when it began, when.
+    computer_turn: Option<(Seat, u64, Instant)>,
+    /// Computer moves, turn → move on screen, in microseconds.
+    computer_waits: Vec<u32>,
+}
+
+impl Probe {
+    /// Times computer turns: one starts with the first state that gives a computer
+    /// seat the turn and ends with the first state after it where that seat no longer
+    /// has it or a card more is on the table.
+    fn time_computers(&mut self, view: &TableView, now: Instant) {
+        let Some(g) = view.game.as_ref().filter(|g| g.result.is_none()) else {
+            self.computer_turn = None;
+            return;
+        };
+        let played = cards_played(view);
+        if let Some((seat, at_cards, since)) = self.computer_turn
+            && (g.to_act != Some(seat) || played != at_cards)
+        {
+            if now <= self.play_end {
+                let age = now.saturating_duration_since(since);
+                self.computer_waits.push(u32::try_from(age.as_micros()).unwrap_or(u32::MAX));
+            }
+            self.computer_turn = None;
+        }
+        if self.computer_turn.is_none()
+            && let Some(seat) = g.to_act.filter(|s| s.index() >= self.computers_from)
+        {
+            self.computer_turn = Some((seat, played, now));
+        }
+    }
 }
 
 impl Observer for Probe {
@@ -175,6 +234,9 @@ impl Observer for Probe {
 
     fn state(&mut self, _version: u64, view: &TableView) {
         let now = Instant::now();
+        if self.computers_from < 4 {
+            self.time_computers(view, now);
+        }
         let in_play = now.saturating_duration_since(self.play_start);
         let played = cards_played(view);
         if let Some(g) = &view.game {
@@ -265,7 +327,11 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 }
 
 async fn run(args: Args) -> Result<bool, BotError> {
-    let server = Server::parse(&args.server)?;
+    let stats_server = Server::parse(&args.server)?;
+    let server = Server { bind: args.bind, ..stats_server.clone() };
+    if args.bind.is_some_and(|ip| !ip.is_loopback()) {
+        return Err(BotError::Usage("--bind takes a loopback address".into()));
+    }
     if !is_loopback(&server.host) {
         return Err(BotError::Usage(
             "the load bench only targets a server on this machine (loopback)".into(),
@@ -366,12 +432,13 @@ async fn run(args: Args) -> Result<bool, BotError> {
                 {
                     for seat in Seat::ALL.into_iter().skip(humans) {
                         let id = Some(1_000 + seat.index() as u64);
-                        if let Err(e) = c.send(&ClientMsg::AddComputer { seat, level: None, id }).await {
-                            return (ti, Err(e));
+                        let level = args.computer_level;
+                        if let Err(e) = c.send(&ClientMsg::AddComputer { seat, level, id }).await {
+                            return (ti, si, Err(e));
                         }
                     }
                 }
-                (ti, conn)
+                (ti, si, conn)
             });
         }
     }
@@ -379,8 +446,8 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let mut connect_errors = 0;
     while let Some(r) = set.join_next().await {
         match r {
-            Ok((ti, Ok(c))) => conns.push((ti, c)),
-            Ok((_, Err(e))) => {
+            Ok((ti, si, Ok(c))) => conns.push((ti, si, c)),
+            Ok((_, _, Err(e))) => {
                 connect_errors += 1;
                 if connect_errors <= 3 {
                     eprintln!("connect failed: {e}");
@@ -411,12 +478,13 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let cpu_self_0 = cpu_ticks("self");
     let sched_server_0 = pid.and_then(|p| sched_ns(&p.to_string()));
     let sched_self_0 = sched_ns("self");
-    let stats_0 = server.stats().await.ok();
+    let stats_0 = stats_server.stats().await.ok();
     let store_0 = stats_0.as_ref().map(|s| s["store"].clone());
     // `--rounds`: the seats stop when the readings are taken (or at the deadline).
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let mut set = JoinSet::new();
-    for (i, (ti, conn)) in conns.into_iter().enumerate() {
+    for (i, (ti, si, conn)) in conns.into_iter().enumerate() {
+        let computers_from = if si == 0 && args.computers > 0 { humans } else { 4 };
         let clock = clocks[ti].clone();
         let config = config.clone();
         let mut stop_rx = stop_rx.clone();
@@ -433,6 +501,9 @@ async fn run(args: Args) -> Result<bool, BotError> {
                 slowest: None,
                 cards: 0,
                 refused: Vec::new(),
+                computers_from,
+                computer_turn: None,
+                computer_waits: Vec::new(),
             };
             let stop = async move {
                 if by_rounds {
@@ -473,6 +544,7 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let played_for = play_start.elapsed().as_secs_f64();
 
     let mut samples = Vec::new();
+    let mut computer_waits: Vec<u32> = Vec::new();
     let mut slow_by_second: Vec<u32> = Vec::new();
     let mut slowest: Option<Slowest> = None;
     let (mut sent, mut cards, mut refused, mut failed) = (0u64, 0u64, Vec::new(), 0);
@@ -493,6 +565,7 @@ async fn run(args: Args) -> Result<bool, BotError> {
             }
             cards += probe.cards;
             samples.extend(probe.samples);
+            computer_waits.extend(probe.computer_waits);
             if slow_by_second.len() < probe.slow_by_second.len() {
                 slow_by_second.resize(probe.slow_by_second.len(), 0);
             }
@@ -550,6 +623,16 @@ async fn run(args: Args) -> Result<bool, BotError> {
         "card -> state latency over {} deliveries: p50 {p50:.2} ms, p99 {p99:.2} ms, p99.9 {p999:.2} ms, max {max:.2} ms",
         samples.len()
     );
+    if !computer_waits.is_empty() {
+        computer_waits.sort_unstable();
+        println!(
+            "computer moves seen by the host, turn -> move on screen, over {}: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            computer_waits.len(),
+            percentile(&computer_waits, 50.0),
+            percentile(&computer_waits, 99.0),
+            computer_waits.last().map_or(f64::NAN, |&m| f64::from(m) / 1000.0)
+        );
+    }
     if let Some(s) = slowest {
         println!(
             "slowest delivery: {:.2} ms, at {:.1} s of play (card {} of its game, seen with {} played)",
@@ -583,7 +666,7 @@ async fn run(args: Args) -> Result<bool, BotError> {
             );
         }
     }
-    let stats_1 = server.stats().await.ok();
+    let stats_1 = stats_server.stats().await.ok();
     let store_1 = stats_1.as_ref().map(|s| s["store"].clone());
     if let (Some(a), Some(b)) = (&store_0, &store_1)
         && let Some(line) = store_line(a, b, played_for)
