@@ -573,7 +573,7 @@ root.addEventListener('click', (ev) => {
       render();
       break;
     case 'close-summary':
-      if (g?.last_round) ui.summaryClosed.add(g.last_round.round);
+      if (g?.last_round) ui.summaryClosed.add(roundKey(app.view));
       render();
       break;
     case 'rematch':

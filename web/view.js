@@ -515,7 +515,7 @@ export function renderGame(view, env, ui) {
   const ninthShown = ui.pause && ui.ninth;
   const dialog = choosing && !ninthShown ? contractDialog(view, env) : null;
   const lr = g.last_round;
-  const summary = g.phase === 'choosing' && lr && !ui.summaryClosed.has(lr.round) && !ninthShown
+  const summary = g.phase === 'choosing' && lr && !ui.summaryClosed.has(roundKey(view)) && !ninthShown
     ? roundSummary(view, lr, env, true, roundTricks(view, ui)) : null;
   const middle = summary || (ninthShown || !(wide && dialog) ? trickView(view, env, ui) : null);
   const table = h('section', { class: 'table-area', testid: 'table' },

@@ -267,8 +267,11 @@ async fn shutdown_signal() {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
+    // Colour only for a person at a terminal: a file, journald or `docker logs` gets
+    // plain text, not escape codes.
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
         .init();
     let args = Args::parse();
     if let Some(task) = &args.command {

@@ -201,6 +201,23 @@ async fn a_computer_with_nothing_to_do_is_not_asked_again_until_the_table_change
     assert!(idle <= 3 * versions, "{idle} asks with nothing to do over {versions} changes: a loop");
 }
 
+// A computer always votes for a rematch (protocol.md 3), and its seat shows the vote
+// once the game is over: before, `rematch` stayed all false with one player and three
+// computers, and the page showed 0/4 votes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computers_rematch_votes_show_once_the_game_is_over() {
+    let (_server, _, _, mut human) = human_and_three_computers().await;
+    let id = Some(human.id());
+    human.request(ClientMsg::Start { id }).await.unwrap();
+    assert_eq!(human.view().rematch.0, [false; 4], "no votes while the game is on");
+    play_out(&mut human).await;
+    assert_eq!(human.view().rematch.0, [false, true, true, true]);
+    let id = Some(human.id());
+    human.request(ClientMsg::Rematch { id }).await.unwrap();
+    human.wait_view(|v| v.games == 2).await;
+    assert_eq!(human.view().rematch.0, [false; 4], "a new game, no votes");
+}
+
 /// Whether a computer seat (1–3) was dealt the king and queen of a trump contract's
 /// suit in some round of `record`: Stöck it could announce at any time.
 fn a_computer_held_stoeck(record: &jass_engine::Record) -> bool {

@@ -191,6 +191,8 @@ async fn a_table_without_its_index_row_is_quarantined_and_reported_and_kept_whol
     assert_eq!(stats(&server).await["quarantined"], json!([orphan]));
     assert_eq!(status_of(&server, &orphan).await, 404, "not served");
     assert!(p.log().contains("table quarantined"), "reported at ERROR: {}", p.log());
+    // The log is a file here, not a terminal: plain text, no colour codes.
+    assert!(!p.log().contains('\u{1b}'), "escape codes in a log file: {:?}", p.log());
     let players = connect_all(&server, &healthy, &healthy_tokens).await;
     drop(players);
     p.stop();

@@ -242,3 +242,40 @@ async fn issue14_point1_a_freed_seat_given_to_a_computer_mid_game() {
     let took = moved_after(w, version).await;
     assert!(took < Duration::from_secs(2), "the computer plays at once, not after {took:?}");
 }
+
+// The move clock runs at a table of one player and computers: the computers are kept
+// waiting as players would be. Before, the clock never showed there (only another
+// present player counted), the computer never decided for a slow player, yet acting
+// late took seconds off the reserve. A table that player left still pauses: the
+// computers do not count for the step-in.
+#[tokio::test(start_paused = true)]
+async fn the_move_clock_runs_at_a_table_of_one_player_and_computers() {
+    let server = Server::start(unlimited_config()).await;
+    let create = json!({"name": "Anna", "timing": {"move_clock": 5, "reserve": 3}, "computers": true});
+    let (table, token) = server.create(create).await;
+    let mut players = vec![Some(server.connect(&table, Some(&token)).await), None, None, None];
+    play_until_turn_of(&mut players, 0).await;
+    let Some(mut human) = players[0].take() else { panic!("connected") };
+    human.roundtrip(1).await;
+    let clock = human.view().clock.expect("the clock runs for the player");
+    assert_eq!((clock.seat.index(), clock.kind), (0, Deadline::MoveClock));
+    assert_eq!(clock.deadline - clock.now, 8_000, "5 s and the 3 s reserve");
+    let version = human.version();
+    let took = moved_after(&mut human, version).await;
+    assert!(took >= Duration::from_secs(8) && took < Duration::from_secs(9), "moved after {took:?}");
+    assert_eq!(human.view().reserve.unwrap().0[0], 0, "the reserve is spent");
+    // Gone: the computers play on to the player's turn, and then the table waits.
+    drop(human);
+    let mut watcher = server.connect(&table, None).await;
+    timeout(
+        Duration::from_secs(600),
+        watcher.wait_view(|v| v.game.as_ref().is_some_and(|g| g.to_act.is_some_and(|s| s.index() == 0))),
+    )
+    .await
+    .expect("the player's turn comes again");
+    let version = watcher.version();
+    assert!(
+        timeout(Duration::from_secs(120), watcher.sync(version + 1)).await.is_err(),
+        "the game pauses while its one player is away"
+    );
+}

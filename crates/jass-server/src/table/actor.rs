@@ -422,7 +422,7 @@ impl TableActor {
             spectators: self.spectator_count(),
             options: s.options,
             games: s.games,
-            rematch: s.rematch,
+            rematch: self.rematch_votes(),
             timing: s.timing,
             clock: self.deadline().map(|(seat, kind, at)| TurnClock {
                 seat,
@@ -440,6 +440,18 @@ impl TableActor {
                 None
             }
         }
+    }
+
+    /// The rematch votes as shown: a computer always wants another game, so once a
+    /// game is over its seat shows the vote it casts (not stored: it is implied).
+    fn rematch_votes(&self) -> BySeat<bool> {
+        let s = &self.state;
+        let over = s.finished();
+        BySeat(
+            Seat::ALL.map(|seat| {
+                s.rematch[seat] || (over && s.seats[seat].as_ref().is_some_and(Occupant::computer))
+            }),
+        )
     }
 
     /// Each seat's reserve as the clock sees it (one that ran out is spent).
@@ -460,12 +472,18 @@ impl TableActor {
         let (seat, since) = self.turns.current()?;
         // Nobody else at the table is kept waiting: the game pauses rather than play
         // itself out while everyone is away (friends on a break find it as they left).
-        let someone_waits = self.conns.iter().any(|(s, c)| s != seat && c.present());
-        if self.computer_plays(seat) || !someone_waits {
+        // A computer waits too, but only on a player who is here: the move clock runs
+        // at a table of one player and computers, while a table that player left
+        // pauses (protocol.md 3, "Step-in and move clock").
+        let absent = self.conns[seat].absent();
+        let player_waits = self.conns.iter().any(|(s, c)| s != seat && c.present());
+        let computer_waits = absent.is_none()
+            && self.state.seats.iter().any(|(s, o)| s != seat && o.as_ref().is_some_and(Occupant::computer));
+        if self.computer_plays(seat) || !(player_waits || computer_waits) {
             return None;
         }
         let reserve = self.state.reserve[seat];
-        let (kind, at) = turn::deadline(self.state.timing, since, reserve, self.conns[seat].absent())?;
+        let (kind, at) = turn::deadline(self.state.timing, since, reserve, absent)?;
         Some((seat, kind, at))
     }
 
@@ -787,8 +805,12 @@ impl TableActor {
         if self.turns.clocked_out(seat) {
             return Some(0);
         }
-        match self.turns.current() {
-            Some((s, since)) if s == seat && !by_computer => {
+        // Charged only while the clock ran for the decision (a paused table, where
+        // nobody is kept waiting, charges nothing).
+        match (self.turns.current(), self.deadline()) {
+            (Some((s, since)), Some((clocked, Deadline::MoveClock, _)))
+                if s == seat && clocked == seat && !by_computer =>
+            {
                 Some(turn::reserve_after(timing, left, since.elapsed()))
             }
             _ => Some(left),
