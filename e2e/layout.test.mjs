@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { startStatic } from './lib/static.mjs';
 import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
-import { SCENES, ROUND_TRICKS, completedTrick } from './lib/scenes15.mjs';
+import { SCENES, ROUND_TRICKS, completedTrick, game, view } from './lib/scenes15.mjs';
 import { serveRounds } from './lib/pages.mjs';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
@@ -337,6 +337,79 @@ test('phone: every interactive element of the game screen is at least 44×44 (is
   assert.deepEqual(all, []);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+// A round summary closed in game 1 stayed closed for that round number in every later
+// game (the page remembered closed summaries by round only): after a rematch the
+// score jumped with no summary. Each game's summaries show.
+test('after a rematch the round summaries show again', async () => {
+  for (const [size, lang] of [[PHONE, 'de'], [DESKTOP, 'en']]) {
+    const page = await open(size, { lang });
+    await show(page, SCENES.contractPushed);
+    await page.waitForSelector(tid('round-summary'));
+    await page.click(tid('close-summary'));
+    await page.waitForSelector(tid('round-summary'), { state: 'detached' });
+    // The same round of the next game.
+    const next = structuredClone(SCENES.contractPushed);
+    next.version += 1;
+    next.view.games = 2;
+    await show(page, next);
+    await page.waitForSelector(tid('round-summary'), { timeout: 2000 });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+// Every finished trick is seen: against computers the next lead came at once and cut
+// the finished trick short (tricks shown for 0.7 s, the eighth for 1–38 ms). Each
+// finished trick now stays on the felt for 1.5 s (or until a tap), one after the
+// other, whatever arrives behind it.
+test('every finished trick stays on the felt for its time, whatever comes behind it', async () => {
+  for (const size of [PHONE, DESKTOP]) {
+    const page = await open(size);
+    /** Polls the felt: which trick it shows, completed or not, and since when. */
+    await page.evaluate(() => {
+      window.__shown = [];
+      setInterval(() => {
+        const t = document.querySelector('[data-testid=trick]');
+        const what = t ? `${t.classList.contains('completed') ? 'done' : 'play'}:${t.dataset.trick}:${t.dataset.count}` : 'none';
+        const last = window.__shown.at(-1);
+        if (!last || last.what !== what) window.__shown.push({ what, at: performance.now() });
+      }, 20);
+    });
+    const [b, a] = completedTrick(1);
+    // Trick 1 finished, and at once the winner (seat 3) leads trick 2, which is
+    // finished at once too, and trick 3 is led.
+    const cards2 = [['S6', 3], ['SQ', 0], ['SK', 1], ['SA', 2]].map(([card, seat]) => ({ seat, card }));
+    const lead2 = view(game({ trick: { number: 2, leader: 3, cards: cards2.slice(0, 1) }, to_act: 0, hand_counts: [7, 7, 7, 6],
+      last_trick: a.view.game.last_trick }), { version: 40 });
+    const done2 = view(game({ trick: { number: 3, leader: 2, cards: [{ seat: 2, card: 'D6' }] }, to_act: 3, hand_counts: [6, 6, 5, 6],
+      hand: ['H6', 'HA', 'DK', 'C8', 'CT', 'S8', 'ST', 'SJ'],
+      last_trick: { trick: 2, cards: cards2, winner: 2, points: 18 } }), { version: 41 });
+    await show(page, b);
+    await show(page, a);
+    await show(page, lead2);
+    await show(page, done2);
+    await page.waitForFunction(() => window.__shown.some((s) => s.what.startsWith('play:3')), null, { timeout: 6000 });
+    const shown = await page.evaluate(() => window.__shown);
+    const held = (trick) => {
+      const i = shown.findIndex((s) => s.what.startsWith(`done:${trick}:`));
+      return i < 0 ? 0 : (shown[i + 1]?.at ?? Infinity) - shown[i].at;
+    };
+    const order = shown.map((s) => s.what);
+    assert.ok(held(1) >= 1400, `trick 1 shown ${held(1)} ms: ${order}`);
+    assert.ok(held(2) >= 1400, `trick 2 shown ${held(2)} ms: ${order}`);
+    assert.ok(order.indexOf('done:2:4') > order.indexOf('done:1:4'), `in order: ${order}`);
+    // A tap on the finished trick goes on at once.
+    const [b2, a2] = completedTrick(2);
+    await show(page, b2);
+    await show(page, a2);
+    await page.waitForSelector('.trick.completed');
+    await page.click(tid('trick'));
+    await page.waitForSelector('.trick.completed', { state: 'detached', timeout: 500 });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
 });
 
 // Issue 15 point 11: cards travel, and not under prefers-reduced-motion.

@@ -41,6 +41,9 @@ const app = {
     shareQr: null, // the table link shown as a QR code (issue 15 point 13)
     // Issue 15 points 2, 11: the ninth trick, the round's tricks, motion.
     ninth: null, // the finished round's last trick while it is shown
+    held: null, // the finished trick on the felt now, shown for TRICK_HOLD_MS whatever comes behind it
+    roundEnding: false, // a finished round's last tricks are still being shown (no summary, no new hand yet)
+    heldQueue: [], // finished tricks waiting for their turn on the felt
     collecting: false, // the shown trick travels to its winner
     fresh: new Set(), // trick cards new in this state (they travel in once)
     dealt: false, // a new hand fans in once
@@ -334,7 +337,7 @@ function onState(msg) {
   if (changed) notice(changed, 8000, 'info', false);
   if (g) {
     const lt = g.last_trick;
-    const key = lt ? `${msg.view.games}:${g.round}:${lt.trick}` : null;
+    const key = lt ? `${msg.view.games}:${g.round}:${lt.trick}:${lt.cards.map((c) => `${c.seat}${c.card}`).join('')}` : null;
     const newTrick = key && key !== ui.lastTrickKey;
     const lr = g.last_round;
     const lrKey = lr ? `${msg.view.games}:${lr.round}` : null;
@@ -346,21 +349,21 @@ function onState(msg) {
     // others, but only to a page that was at that round (not after a reload).
     const ninth = newRound && prev?.game && prev.games === msg.view.games && prev.game.round === lr.round
       ? ninthTrick(g.last_round_trick) : null;
-    if (ninth || (newTrick && prev?.game)) {
-      ui.pause = true;
-      ui.ninth = ninth;
-      ui.collecting = false;
-      clearTimeout(app.pauseTimer);
-      clearTimeout(app.collectTimer);
-      app.collectTimer = setTimeout(() => { ui.collecting = true; render(); }, 1200);
-      app.pauseTimer = setTimeout(() => {
-        ui.pause = false;
-        ui.collecting = false;
-        if (ui.ninth) ui.dealt = true;
-        ui.ninth = null;
-        render();
-      }, 1500);
+    // Every finished trick is shown for TRICK_HOLD_MS (or until a tap), one after the
+    // other, whatever arrives behind it: a quick next lead never cuts one short.
+    // A view in which a held trick is not finished yet (a table started over, a
+    // canned scene) drops what was held.
+    if (ui.held && !ui.ninth && g.round === ui.heldRound && g.trick.number <= ui.held.trick) {
+      ui.heldQueue = [];
+      releaseHeld(false);
     }
+    // Held when it finished before this page's eyes (the trick in play a view ago),
+    // not when a reload or a jump brings it.
+    const sawIt = prev?.game && prev.games === msg.view.games && prev.game.round === g.round && prev.game.trick.number === lt?.trick;
+    if (newTrick && sawIt && !ninth) ui.heldQueue.push({ trick: lt, ninth: false, round: g.round });
+    if (ninth) ui.heldQueue.push({ trick: ninth, ninth: true, round: lr.round });
+    holdNext();
+    ui.roundEnding = !!ui.ninth || ui.heldQueue.some((q) => q.ninth);
     if (key) ui.lastTrickKey = key;
     // Cards new on the table travel in; a new hand fans in.
     const before = new Set(prev?.game?.trick.cards.map((c) => c.card) || []);
@@ -369,7 +372,8 @@ function onState(msg) {
     if (ninth) for (const c of ninth.cards) if (!before.has(c.card)) ui.fresh.add(c.card);
     const handKey = `${msg.view.games}:${g.round}:${g.seat}`;
     if (handKey !== ui.handKey) {
-      if (ui.handKey && g.hand.length && !ui.ninth) ui.dealt = true;
+      // A ninth trick still to show deals the hand in once it has gone.
+      if (ui.handKey && g.hand.length && !ui.heldQueue.some((q) => q.ninth) && !ui.ninth) ui.dealt = true;
       ui.handKey = handKey;
     }
     const wk = JSON.stringify(g.allowed.weis);
@@ -383,6 +387,41 @@ function onState(msg) {
     ui.swapFrom = ui.swapFrom != null && msg.view.you === msg.view.host ? ui.swapFrom : null;
   }
   render();
+}
+
+/** How long a finished trick stays on the felt. */
+const TRICK_HOLD_MS = 1500;
+
+/** Puts the next finished trick waiting on the felt, if none is shown. */
+function holdNext() {
+  const ui = app.ui;
+  if (ui.held || !ui.heldQueue.length) return;
+  const next = ui.heldQueue.shift();
+  ui.held = next.trick;
+  ui.heldRound = next.round;
+  ui.pause = true;
+  ui.ninth = next.ninth ? next.trick : null;
+  ui.roundEnding = next.ninth || ui.heldQueue.some((q) => q.ninth);
+  ui.collecting = false;
+  clearTimeout(app.pauseTimer);
+  clearTimeout(app.collectTimer);
+  app.collectTimer = setTimeout(() => { ui.collecting = true; render(); }, TRICK_HOLD_MS - 300);
+  app.pauseTimer = setTimeout(releaseHeld, TRICK_HOLD_MS);
+}
+
+/** The shown trick has had its time (or was tapped): the next one, or the table as it is. */
+function releaseHeld(draw = true) {
+  const ui = app.ui;
+  clearTimeout(app.pauseTimer);
+  clearTimeout(app.collectTimer);
+  if (ui.ninth) ui.dealt = true;
+  ui.held = null;
+  ui.ninth = null;
+  ui.roundEnding = false;
+  ui.pause = false;
+  ui.collecting = false;
+  holdNext();
+  if (draw) render();
 }
 
 /** The round's ninth trick, if the round was played to its end. */
@@ -571,6 +610,9 @@ root.addEventListener('click', (ev) => {
     case 'trick-next':
       ui.browseTrick = (ui.browseTrick ?? 0) + 1;
       render();
+      break;
+    case 'release-trick':
+      if (app.ui.held) releaseHeld();
       break;
     case 'close-summary':
       if (g?.last_round) ui.summaryClosed.add(roundKey(app.view));

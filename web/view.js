@@ -124,7 +124,7 @@ function speakerIcon(on) {
 
 function topBar(view, env, ui) {
   // While the finished round's ninth trick shows, the bar is still that round's.
-  const g = ui?.pause && ui?.ninth && view?.game?.last_round ? view.game.last_round : view?.game;
+  const g = ui?.roundEnding && view?.game?.last_round ? view.game.last_round : view?.game;
   const info = [];
   if (g) {
     info.push(h('span', { class: 'round', testid: 'round' }, t('round', { n: g.round + 1 })));
@@ -229,7 +229,7 @@ function seatExtras(view, s, env, ui) {
   const out = [];
   if (s !== view.you && g.phase !== 'over') {
     // Every hand is empty while the finished round's ninth trick shows.
-    const n = ui.pause && ui.ninth ? 0 : g.hand_counts[s];
+    const n = ui.roundEnding ? 0 : g.hand_counts[s];
     const backs = h('div', { class: 'backs', testid: `count-${s}`, title: String(n) });
     for (let i = 0; i < n; i++) backs.append(h('span', { class: 'back' }));
     out.push(backs);
@@ -264,9 +264,9 @@ function trickView(view, env, ui) {
   let leader = g.trick.leader;
   let caption = null;
   let completed = null;
-  // Issue 15 point 2: the round's ninth trick is shown like every other before the summary.
-  if (ui.pause && ui.ninth) completed = ui.ninth;
-  else if (cards.length === 0 && ui.pause && g.last_trick && g.phase === 'playing') completed = g.last_trick;
+  // Every finished trick, the round's ninth too, is held on the felt for its time
+  // whatever arrived behind it (the next lead shows once it is gone).
+  if (ui.pause && ui.held) completed = ui.held;
   if (completed) {
     cards = completed.cards;
     leader = cards[0]?.seat;
@@ -282,7 +282,8 @@ function trickView(view, env, ui) {
   const lead = cards.find((c) => c.seat === leader);
   const mark = lead ? h('span', { class: `lead-mark at-${position(lead.seat, me)}`, testid: 'lead-mark', title: t('leader') }, '★') : null;
   const collect = completed && ui.collecting ? ` collect-${position(completed.winner, me)}` : '';
-  return h('div', { class: `trick${completed ? ' completed' : ''}${collect}`, testid: 'trick', 'data-count': cards.length, 'data-trick': completed ? completed.trick : g.trick.number },
+  return h('div', { class: `trick${completed ? ' completed' : ''}${collect}`, testid: 'trick', 'data-count': cards.length, 'data-trick': completed ? completed.trick : g.trick.number,
+    ...(completed ? { action: 'release-trick', title: t('tapToGoOn') } : {}) },
     mark,
     slots,
     caption ? h('div', { class: 'trick-caption', testid: 'trick-winner' }, caption) : null);
@@ -512,7 +513,7 @@ export function renderGame(view, env, ui) {
   const me = view.you;
   const wide = typeof matchMedia === 'function' && matchMedia(WIDE_QUERY).matches;
   const choosing = g.phase === 'choosing' && g.seat != null;
-  const ninthShown = ui.pause && ui.ninth;
+  const ninthShown = ui.roundEnding;
   const dialog = choosing && !ninthShown ? contractDialog(view, env) : null;
   const lr = g.last_round;
   const summary = g.phase === 'choosing' && lr && !ui.summaryClosed.has(roundKey(view)) && !ninthShown

@@ -22,11 +22,17 @@ pub(crate) struct Public {
     on_table: u8,
 }
 
+/// How long a finished trick stays on every screen before the next lead may come:
+/// the browser client holds each for this long (`web/app.js`), and a computer that
+/// leads waits for it, so nobody misses who took a trick.
+pub(crate) const TRICK_SHOWN: Duration = Duration::from_millis(1500);
+
 impl Public {
     /// The public part of `view`.
     pub(crate) fn of(view: &SeatView) -> Self {
         let on_table = u8::try_from(view.trick.cards.len()).unwrap_or(u8::MAX);
-        Self { choosing: view.phase == Phase::Choosing, trick: view.trick.number.clamp(1, 9), on_table }
+        let trick = view.trick.number.saturating_add(1).clamp(1, 9);
+        Self { choosing: view.phase == Phase::Choosing, trick, on_table }
     }
 }
 
@@ -34,7 +40,8 @@ impl Public {
 /// it (55–100 %), a card less as the round goes on (from 40–100 % of half to all of
 /// it at the first trick to 40–100 % of half of it at the last), a little more when
 /// following than when leading. Drawn uniformly in its range, so it is never zero: a
-/// forced card takes as long as a free one at the same place.
+/// forced card takes as long as a free one at the same place. A lead after a finished
+/// trick waits at least [`TRICK_SHOWN`] (within `longest`).
 pub(crate) fn pause(public: Public, longest: Duration, rng: &mut impl rand::Rng) -> Duration {
     let (low, high) = if public.choosing {
         (0.55, 1.0)
@@ -44,7 +51,9 @@ pub(crate) fn pause(public: Public, longest: Duration, rng: &mut impl rand::Rng)
         let scale = (0.5 + 0.5 * left) * follow / 1.15;
         (0.4 * scale, scale)
     };
-    longest.mul_f64(rng.random_range(low..=high)).min(longest)
+    let drawn = longest.mul_f64(rng.random_range(low..=high)).min(longest);
+    let after_trick = !public.choosing && public.on_table == 0 && public.trick > 1;
+    if after_trick { drawn.max(TRICK_SHOWN.min(longest)) } else { drawn }
 }
 
 #[cfg(test)]
@@ -97,7 +106,7 @@ mod tests {
                     Some(card) => Action::Play { card, weis: Vec::new(), stoeck: false },
                     None => panic!("a move"),
                 };
-                if view.phase == Phase::Playing && view.trick.number < 9 {
+                if view.phase == Phase::Playing && view.trick.number < 8 {
                     out.push((Public::of(&view), view.allowed.cards.len() as usize, pause_of(&view)));
                 }
                 if game.apply(seat, action, || Seed([0x5A; 32])).is_err() {
@@ -128,7 +137,7 @@ mod tests {
 
     /// The share of card decisions whose count of legal cards is guessed right from
     /// the pause and the place: the most common count among decisions at the same
-    /// place with a pause in the same 25 ms bin, learnt on half the tricks and tried on
+    /// place with a pause in the same 25 ms bin, learnt on half the rounds and tried on
     /// the others. Against it, the share guessed from the place alone.
     fn guessed(decisions: &[Decision]) -> (f64, f64) {
         use std::collections::HashMap;
@@ -136,9 +145,10 @@ mod tests {
         let place = |d: &Decision| (d.0.trick, d.0.on_table, 0);
         let score = |key: &dyn Fn(&Decision) -> Key| {
             let mut counts: HashMap<Key, HashMap<usize, u32>> = HashMap::new();
-            // Alternate tricks (four decisions each) to learn and to try, so both see
-            // every place.
-            let (learn, tried): (Vec<_>, Vec<_>) = decisions.iter().enumerate().partition(|(i, _)| i % 8 < 4);
+            // Alternate rounds (32 card decisions each) to learn and to try, so both
+            // see every place.
+            let (learn, tried): (Vec<_>, Vec<_>) =
+                decisions.iter().enumerate().partition(|(i, _)| (i / 32) % 2 == 0);
             for (_, d) in learn {
                 *counts.entry(key(d)).or_default().entry(d.1).or_default() += 1;
             }
@@ -204,8 +214,14 @@ mod tests {
                 for on_table in 0..4 {
                     let p = pause(Public { choosing: false, trick, on_table }, longest, &mut rng);
                     assert!((Duration::from_millis(300)..=longest).contains(&p), "{p:?}");
+                    if trick > 1 && on_table == 0 {
+                        assert!(p >= TRICK_SHOWN, "a lead waits for the finished trick: {p:?}");
+                    }
                 }
             }
+            let short =
+                pause(Public { choosing: false, trick: 5, on_table: 0 }, Duration::from_millis(1), &mut rng);
+            assert!(short <= Duration::from_millis(1), "never past the longest pause");
         }
     }
 }
