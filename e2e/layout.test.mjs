@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { startStatic } from './lib/static.mjs';
 import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
 import { SCENES, ROUND_TRICKS, completedTrick, game, view } from './lib/scenes15.mjs';
+import { smallTargets } from './lib/targets.mjs';
 import { serveRounds } from './lib/pages.mjs';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
@@ -102,55 +103,6 @@ async function overlaps(page) {
   });
 }
 
-/**
- * Interactive elements of the game screen whose tappable area (the part that is the
- * topmost element, sampled every 2 px) holds no 44×44 square.
- */
-async function smallTargets(page) {
-  return page.evaluate(async () => {
-    // With a dialog open only its own controls can be reached.
-    const scope = [...document.querySelectorAll('.modal')].pop() || document.querySelector('.app-root');
-    const els = [...scope.querySelectorAll('button:not(:disabled), a[href], select, input, label')]
-      .filter((e) => !(e.tagName === 'INPUT' && e.closest('label')) && e.getClientRects().length);
-    const bad = [];
-    for (const el of els) {
-      let r = el.getBoundingClientRect();
-      if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) {
-        el.scrollIntoView({ block: 'center', inline: 'center' });
-        await new Promise((res) => requestAnimationFrame(res));
-        r = el.getBoundingClientRect();
-      }
-      const step = 2;
-      const cols = Math.floor((r.width + 0.5) / step);
-      const rows = Math.floor((r.height + 0.5) / step);
-      const need = 44 / step;
-      let ok = false;
-      if (r.width >= 44 - 0.5 && r.height >= 44 - 0.5) {
-        const hit = [];
-        for (let y = 0; y < rows; y++) {
-          hit.push([]);
-          for (let x = 0; x < cols; x++) {
-            const e = document.elementFromPoint(r.left + x * step + 1, r.top + y * step + 1);
-            hit[y].push(e && (e === el || el.contains(e)) ? 1 : 0);
-          }
-        }
-        // Prefix sums: any need×need block entirely hit.
-        const P = Array.from({ length: rows + 1 }, () => new Array(cols + 1).fill(0));
-        for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) P[y + 1][x + 1] = hit[y][x] + P[y][x + 1] + P[y + 1][x] - P[y][x];
-        const n = need; // 22 samples every 2 px from +1 span 43 of the 44 px
-        for (let y = 0; y + n <= rows && !ok; y++) {
-          for (let x = 0; x + n <= cols && !ok; x++) {
-            // 95 %: a rounded corner's few pixels may belong to the parent.
-            if (P[y + n][x + n] - P[y][x + n] - P[y + n][x] + P[y][x] >= 0.95 * n * n) ok = true;
-          }
-        }
-      }
-      if (!ok) bad.push(`${el.dataset.testid || el.dataset.action || el.tagName.toLowerCase()}: ${Math.round(r.width)}×${Math.round(r.height)}`);
-    }
-    window.scrollTo(0, 0);
-    return bad;
-  });
-}
 
 const shot = (page, name) => page.screenshot({ path: `${ARTIFACTS}layout-${name}.png`, fullPage: false });
 
@@ -478,7 +430,8 @@ test('screenshots of the game screens', async () => {
         await shot(page, `weis-top-${tag}`);
         await show(page, SCENES.ninthBefore);
         await show(page, SCENES.ninthAfter);
-        await page.waitForSelector(tid('trick-winner'));
+        // Every finished trick is held in turn: the ninth comes on after the one before.
+        await page.waitForSelector('[data-testid=trick][data-trick="8"].completed', { timeout: 4000 });
         await shot(page, `ninth-${tag}`);
         await page.waitForSelector(tid('round-summary'), { timeout: 4000 });
         await shot(page, `summary-${tag}`);

@@ -11,6 +11,7 @@ import { startServer } from './lib/server.mjs';
 import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
 import { openPage, press, tid, serveRounds } from './lib/pages.mjs';
 import { axeViolations } from './lib/axe.mjs';
+import { smallTargets } from './lib/targets.mjs';
 import { SCENES, lastRoundTricks } from './preview.mjs';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
@@ -110,6 +111,34 @@ test('axe-core finds no serious or critical violation on any screen', { timeout:
         for (const [name, go] of Object.entries(SCREENS)) {
           await go(p, 'french');
           for (const v of await axeViolations(p.page)) found.push(`${name} ${sizeName} ${lang}: ${v}`);
+        }
+      } finally {
+        await p.ctx.close();
+      }
+      assert.deepEqual(errors, []);
+    }
+  }
+  assert.deepEqual(found, []);
+});
+
+// Every tap target of every screen is at least 44×44, on the phone and on the desktop,
+// in both languages: beyond the game screen, the start page's inputs (39–41 px high),
+// "more options" (31), the join page's "watch only" (40), the sound toggle and the
+// summary's close button (40) were smaller.
+test('every tap target of every screen is at least 44×44', { timeout: 180_000 }, async () => {
+  const found = [];
+  for (const [sizeName, size] of Object.entries(SIZES)) {
+    for (const lang of ['en', 'de']) {
+      const errors = [];
+      const p = await pageFor(size, lang, 'french', errors);
+      try {
+        for (const [name, go] of Object.entries(SCREENS)) {
+          await go(p, 'french');
+          for (const b of await smallTargets(p.page)) found.push(`${name} ${sizeName} ${lang}: ${b}`);
+          if (name === 'start') {
+            await press(p, tid('more-options-toggle'));
+            for (const b of await smallTargets(p.page)) found.push(`start, more options, ${sizeName} ${lang}: ${b}`);
+          }
         }
       } finally {
         await p.ctx.close();
