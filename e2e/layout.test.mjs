@@ -291,6 +291,35 @@ test('phone: every interactive element of the game screen is at least 44×44 (is
   await page.context().close();
 });
 
+// Pushing is seen at once: before, the others learnt of it only once trump was named,
+// and the pusher saw nothing done. Everyone is told who pushed and who chooses, and
+// the status line says so while the partner chooses.
+test('a push is seen at once by everyone, the pusher too', async () => {
+  const texts = {
+    en: { pusher: 'You pushed: Annemarie chooses.', other: 'Carla pushes: Annemarie chooses.', status: 'Carla pushed · Annemarie is choosing…' },
+    de: { pusher: 'Du hast geschoben: Annemarie wählt.', other: 'Carla schiebt: Annemarie wählt.', status: 'Carla hat geschoben · Annemarie wählt…' },
+  };
+  for (const [size, lang] of [[PHONE, 'de'], [DESKTOP, 'en'], [PHONE, 'en']]) {
+    for (const you of [2, 1]) {
+      const page = await open(size, { lang });
+      const before = structuredClone(SCENES.contractForehand);
+      before.view.you = you;
+      before.view.game.seat = you;
+      if (you !== 2) before.view.game.allowed = { ...before.view.game.allowed, choose: false, schiebe: false };
+      await show(page, before);
+      const after = structuredClone(before);
+      after.version += 1;
+      Object.assign(after.view.game, { pushed: true, to_act: 0, allowed: { ...after.view.game.allowed, choose: false, schiebe: false } });
+      await show(page, after);
+      await page.waitForSelector(tid('notice'));
+      assert.equal(await page.textContent(tid('notice')), you === 2 ? texts[lang].pusher : texts[lang].other);
+      assert.match(await page.textContent(tid('status')), new RegExp(texts[lang].status.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
+  }
+});
+
 // A round summary closed in game 1 stayed closed for that round number in every later
 // game (the page remembered closed summaries by round only): after a rematch the
 // score jumped with no summary. Each game's summaries show.

@@ -222,6 +222,24 @@ function seatChanges(prev, next) {
   return null;
 }
 
+/** "Anna pushes" for everyone the moment it happens, "You pushed" for the pusher. */
+function pushChange(prev, next) {
+  const a = prev?.game;
+  const b = next.game;
+  if (!a || !b || prev.table !== next.table || prev.games !== next.games || a.round !== b.round) return null;
+  if (b.phase !== 'choosing') return null;
+  const name = (s) => next.seats[s]?.name || `${t('seat')} ${s + 1}`;
+  const forehand = b.forehand;
+  const partner = (forehand + 2) % 4;
+  if (b.pushed_back && !a.pushed_back) {
+    return next.you === forehand ? null : t('pushesBack', { name: name(partner), partner: name(forehand) });
+  }
+  if (!b.pushed || a.pushed) return null;
+  if (next.you === forehand) return t('youPushed', { partner: name(partner) });
+  // The partner is told in the contract dialog too; the notice is for everyone.
+  return t('pushes', { name: name(forehand), partner: name(partner) });
+}
+
 // ---------------------------------------------------------------- history and cues
 
 /**
@@ -335,6 +353,8 @@ function onState(msg) {
   turnCues(prev, msg.view);
   const changed = seatChanges(prev, msg.view);
   if (changed) notice(changed, 8000, 'info', false);
+  const pushed = pushChange(prev, msg.view);
+  if (pushed) notice(pushed, 5000, 'info', false);
   if (g) {
     const lt = g.last_trick;
     const key = lt ? `${msg.view.games}:${g.round}:${lt.trick}:${lt.cards.map((c) => `${c.seat}${c.card}`).join('')}` : null;

@@ -295,7 +295,9 @@ function statusLine(view, ui) {
   let text;
   const mine = g.seat != null && g.to_act === g.seat;
   if (mine) text = t('yourTurn');
-  else if (g.phase === 'choosing') text = t('waitingChoice', { name: seatName(view, g.to_act) });
+  else if (g.phase === 'choosing' && g.pushed && !g.pushed_back) {
+    text = t('pushedChoosing', { name: seatName(view, g.forehand), partner: seatName(view, g.to_act) });
+  } else if (g.phase === 'choosing') text = t('waitingChoice', { name: seatName(view, g.to_act) });
   else text = t('turnOf', { name: seatName(view, g.to_act) });
   return h('div', { class: `status${mine ? ' mine' : ''}`, testid: 'status' }, text,
     g.phase === 'playing' ? h('span', { class: 'trick-no' }, ` · ${t('tricks', { n: g.trick.number + 1 })}`) : null,
