@@ -113,7 +113,9 @@ test('a phone plays a whole game against three computers by tapping only', { tim
   await shot(p, 'computers-over-de');
   // The record lists the computers as computers.
   const rec = await (await fetch(`${server.base}/api/tables/${v.table}/record`)).json();
-  assert.ok(JSON.stringify(rec).includes('Computer'), 'the record names the computer seats');
+  assert.deepEqual(rec.players.map((pl) => !!pl.computer), [false, true, true, true], 'the record marks the computer seats');
+  // Computers go by players' names, not "Computer 2".
+  assert.ok(rec.players.slice(1).every((pl) => pl.name && !/^Computer/.test(pl.name)), JSON.stringify(rec.players));
   await p.ctx.close();
   assert.deepEqual(errors, []);
 });

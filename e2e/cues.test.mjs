@@ -293,7 +293,8 @@ async function checkHistory(p, g, rounds) {
       assert.equal(lr.running_total[tm], run[tm], 'the running total is the sum of the rounds');
     }
     const chooser = await p.page.textContent(tid(`hist-chooser-${r}`));
-    if (lr.chosen_by != null) assert.ok(chooser.startsWith(g.seat === lr.chosen_by ? 'Kim' : 'Computer'), chooser);
+    const chooserName = (await view(p)).view.seats[lr.chosen_by]?.name;
+    if (lr.chosen_by != null) assert.ok(chooser.startsWith(g.seat === lr.chosen_by ? 'Kim' : chooserName), chooser);
   }
   // The list ends at the totals the server shows now (a new round has scored nothing yet).
   if (g.phase === 'choosing') run.forEach((x, tm) => assert.equal(x, g.totals[tm]));

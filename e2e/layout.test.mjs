@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { startStatic } from './lib/static.mjs';
 import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
-import { SCENES, ROUND_TRICKS, completedTrick, game, view } from './lib/scenes15.mjs';
+import { SCENES, ROUND_TRICKS, LAST_ROUND, completedTrick, game, view } from './lib/scenes15.mjs';
 import { smallTargets } from './lib/targets.mjs';
 import { serveRounds } from './lib/pages.mjs';
 
@@ -317,6 +317,41 @@ test('a push is seen at once by everyone, the pusher too', async () => {
       assert.deepEqual(page.errors, []);
       await page.context().close();
     }
+  }
+});
+
+// The end of a game shows who won and the final tally, not the all-zero table of the
+// round a bedanke stopped; and team names are never cut off.
+test('the end of a game shows the winner and the tally, and team names are whole', async () => {
+  const over = (last) => view(game({
+    phase: 'over', to_act: null, last_round: last, totals: [980, 1012],
+    result: { winner: 1, reason: { type: 'bedanke', seat: 1, right: true }, schneider: false, totals: [980, 1012] },
+    allowed: { schiebe: false, choose: false, cards: [], weis: [], weis_points: [], stoeck: false, bedanke: false },
+  }), { version: 70 });
+  const stopped = { ...LAST_ROUND, round: 3, complete: false, card_points: [0, 0], weis: [0, 0], stoeck: [0, 0], total: [0, 0], running_total: [980, 1012] };
+  for (const [size, lang] of [[PHONE, 'de'], [PHONE, 'en'], [DESKTOP, 'en']]) {
+    const page = await open(size, { lang });
+    await show(page, over(stopped));
+    await page.waitForSelector(tid('game-over'));
+    assert.equal(await page.locator(`${tid('game-over')} ${tid('round-summary')}`).count(), 0, 'no all-zero table of the stopped round');
+    assert.equal(await page.textContent(tid('final-0')), '980');
+    assert.equal(await page.textContent(tid('final-1')), '1012');
+    assert.match(await page.textContent(tid('winner')), /Bartholomew/);
+    // The winner comes before anything else in the panel.
+    const first = await page.evaluate(() => document.querySelector('[data-testid=game-over] h2 + p')?.dataset.testid);
+    assert.equal(first, 'winner');
+    // A round played out is still summed up.
+    await show(page, { ...over({ ...LAST_ROUND, round: 3 }), version: 71 });
+    await page.waitForSelector(`${tid('game-over')} ${tid('round-summary')}`);
+    // Team names in the score are whole (Annemarie & Carla, Bartholomew & Dan).
+    const clipped = await page.evaluate(() => [...document.querySelectorAll('.team-name')]
+      .filter((e) => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1)
+      .map((e) => e.textContent));
+    assert.deepEqual(clipped, []);
+    const names = await page.evaluate(() => [...document.querySelectorAll('.team-name')].map((e) => e.textContent));
+    assert.ok(names.some((n) => n.includes('Annemarie & Carla')) && names.some((n) => n.includes('Bartholomew & Dan')), `${names}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
   }
 });
 

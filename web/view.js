@@ -426,7 +426,10 @@ function gameOver(view, env, ui) {
       r.schneider ? h('p', { class: 'schneider', testid: 'schneider' }, t('schneiderResult')) : null,
       h('table', { class: 'sum-table' }, h('tbody', {},
         [0, 1].map((tm) => h('tr', {}, h('th', {}, teamLabel(view, tm)), h('td', { testid: `final-${tm}` }, String(r.totals[tm])))))),
-      g.last_round ? roundSummary(view, g.last_round, env, false, roundTricks(view, ui)) : null,
+      // The last round's table unless a bedanke stopped it before it scored anything:
+      // an all-zero table said nothing of the game.
+      g.last_round && (g.last_round.complete || g.last_round.total.some((x) => x !== 0))
+        ? roundSummary(view, g.last_round, env, false, roundTricks(view, ui)) : null,
       h('div', { class: 'row' },
         view.you != null ? h('button', { class: 'primary', action: 'rematch', testid: 'rematch', disabled: voted }, t('rematch')) : null,
         h('a', { class: 'button', href: `/api/tables/${encodeURIComponent(view.table)}/record`, download: `jass-${view.table}.json`, testid: 'record-link' }, t('record'))),

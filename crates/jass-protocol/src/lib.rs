@@ -349,7 +349,7 @@ pub struct SeatInfo {
     /// The player's name, `null` while the seat is free.
     pub name: Option<String>,
     /// A computer player holds the seat (its name is then the server's, e.g.
-    /// "Computer 2"); absent (false) for a human or a free seat.
+    /// "Ueli"); absent (false) for a human or a free seat.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub computer: bool,
     /// The level of a computer seat's player; omitted for `normal`, for a human and

@@ -35,7 +35,9 @@ async fn human_and_three_computers() -> (Server, String, String, Client) {
 async fn one_human_and_three_computers_play_a_whole_game() {
     let (server, table, _, mut human) = human_and_three_computers().await;
     human.wait_view(|v| v.seats.iter().skip(1).all(|s| s.computer)).await;
-    assert_eq!(human.view().seats[2].name.as_deref(), Some("Computer 3"));
+    // Computers go by players' names, one per seat, and are marked as computers.
+    let names: Vec<_> = human.view().seats.iter().map(|s| s.name.clone().unwrap_or_default()).collect();
+    assert_eq!(names[1..], ["Ueli", "Heidi", "Sepp"]);
     assert!(!human.view().seats[0].computer);
     let id = Some(human.id());
     human.request(ClientMsg::Start { id }).await.unwrap();

@@ -40,10 +40,16 @@ impl Occupant {
     }
 }
 
+/// The names computer players go by, one per seat: a player's name, as at a kitchen
+/// table (the seat's badge says it is a computer; "Computer 3" beside a "Computer"
+/// badge said it twice and told the computers apart only by number).
+const COMPUTER_NAMES: [&str; 4] = ["Vreni", "Ueli", "Heidi", "Sepp"];
+
 /// The name a computer seat shows.
 pub(crate) fn computer_name(seat: Seat) -> String {
-    // Numbered from 1, as players count seats (the wire numbers them from 0).
-    format!("Computer {}", seat.index() + 1)
+    COMPUTER_NAMES
+        .get(seat.index())
+        .map_or_else(|| format!("Computer {}", seat.index() + 1), |n| (*n).to_owned())
 }
 
 /// A stored name as the table shows it: checked like a name a client sends (issue
