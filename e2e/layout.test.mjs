@@ -355,6 +355,38 @@ test('the end of a game shows the winner and the tally, and team names are whole
   }
 });
 
+// "Mir bedanke üs" was the biggest control from the first trick at 0 points. It stays
+// available, but until the team is at the target it is the last and smallest of the
+// controls, and the row of controls never wraps (a wrapped row pushed the hand down).
+test('bedanke is not the dominant control far from the target, and the controls stay on one row', async () => {
+  for (const [size, lang] of [[PHONE, 'de'], [PHONE, 'en'], [DESKTOP, 'de'], [DESKTOP, 'en']]) {
+    const page = await open(size, { lang });
+    // The host's view: last trick, Stöck, seats, other device and bedanke all offered.
+    const host = structuredClone(SCENES.trick3 ?? SCENES.weisLeftRight);
+    host.view.host = host.view.you;
+    host.view.game.allowed = { ...host.view.game.allowed, stoeck: true, bedanke: true };
+    for (const [name, m] of [['firstTrick', SCENES.firstTrick], ['host', host]]) {
+      await show(page, { ...m, version: m.version + 200 });
+      const row = await page.evaluate(() => [...document.querySelectorAll('.actions button')].map((b) => {
+        const r = b.getBoundingClientRect();
+        const cs = getComputedStyle(b);
+        return { id: b.dataset.testid, top: Math.round(r.top), fs: parseFloat(cs.fontSize), fw: Number(cs.fontWeight), bg: cs.backgroundColor };
+      }));
+      const tops = new Set(row.map((b) => b.top));
+      assert.equal(tops.size, 1, `${name} ${size.width}px ${lang}: the controls wrap: ${JSON.stringify(row)}`);
+      const b = row.find((x) => x.id === 'bedanke-btn');
+      assert.ok(b, `${name}: bedanke offered`);
+      assert.equal(row.at(-1).id, 'bedanke-btn', `${name}: bedanke comes last`);
+      assert.ok(row.every((x) => x.fs >= b.fs), `${name}: bedanke's text is the smallest: ${JSON.stringify(row)}`);
+      assert.ok(row.every((x) => x.fw >= b.fw) && b.bg === 'rgba(0, 0, 0, 0)', `${name}: bedanke is plain, not bold or filled: ${JSON.stringify(row)}`);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= size.width, `${name}: the page is ${wide} px wide`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
 // A round summary closed in game 1 stayed closed for that round number in every later
 // game (the page remembered closed summaries by round only): after a rematch the
 // score jumped with no summary. Each game's summaries show.

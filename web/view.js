@@ -544,13 +544,18 @@ export function renderGame(view, env, ui) {
       'aria-label': cardName(c, env.style, env.deck, getLang()),
     }, cardImg(c, env))));
 
+  // "Mir bedanke üs" is always there (a wrong claim is part of the game) but leads
+  // the row, large, only once your team is at the target; before, it is the last and
+  // least of the controls.
+  const reached = me != null && atTarget(view, me % 2);
+  const bedanke = a.bedanke ? h('button', { class: `bedanke-btn${reached ? ' prominent' : ' quiet'}`, action: 'bedanke', testid: 'bedanke-btn', 'aria-keyshortcuts': 'B' }, t('bedanke')) : null;
   const actions = h('div', { class: 'actions' },
+    reached ? bedanke : null,
     g.last_trick ? h('button', { action: 'show-last-trick', testid: 'last-trick-btn' }, t('lastTrick')) : null,
     a.stoeck && !view.options.auto_stoeck ? h('button', { class: 'stoeck-btn', action: 'stoeck', testid: 'stoeck-btn' }, t('announceStoeck')) : null,
-    // Large only once your team is at the target; before, a small button (issue 15 point 9).
-    a.bedanke ? h('button', { class: `bedanke-btn${me != null && atTarget(view, me % 2) ? ' prominent' : ' quiet'}`, action: 'bedanke', testid: 'bedanke-btn', 'aria-keyshortcuts': 'B' }, t('bedanke')) : null,
     me != null && me === view.host ? h('button', { class: 'small-btn', action: 'manage-seats', testid: 'manage-seats' }, t('manageSeats')) : null,
-    me != null ? h('button', { class: 'small-btn', action: 'other-device', testid: 'other-device-btn' }, t('otherDevice')) : null);
+    me != null ? h('button', { class: 'small-btn', action: 'other-device', testid: 'other-device-btn' }, t('otherDevice')) : null,
+    reached ? null : bedanke);
 
   let weisInfo = null;
   if (g.weis_result && g.phase === 'playing') {
