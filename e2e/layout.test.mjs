@@ -387,6 +387,38 @@ test('bedanke is not the dominant control far from the target, and the controls 
   }
 });
 
+// Stöck as at the table: offered with the card that completes it, in one tap, not as a
+// button from the first trick (announcing early gave away trump king and queen), and
+// everybody sees "Stöck!" at the trick where it counts.
+test('Stöck goes with the card that completes it, and everyone sees it at the trick', async () => {
+  const texts = { en: 'Carla: Stöck!', de: 'Carla: Stöck!' };
+  for (const [size, lang] of [[PHONE, 'de'], [DESKTOP, 'en']]) {
+    const page = await open(size, { lang });
+    const base = { phase: 'playing', contract: 'spades', to_act: 2, trick: { number: 4, leader: 1, cards: [{ seat: 1, card: 'S6' }] }, hand_counts: [5, 4, 5, 5] };
+    // Both cards still in hand: nothing offered yet, no separate button.
+    await show(page, view(game({ ...base, hand: ['SK', 'SQ', 'H6', 'D6', 'C8'], allowed: { schiebe: false, choose: false, cards: ['SK', 'SQ'], weis: [], weis_points: [], stoeck: true, bedanke: true } }), { version: 80 }));
+    assert.equal(await page.locator('[data-stoeck=true]').count(), 0);
+    assert.equal(await page.locator(tid('stoeck-btn')).count(), 0, 'no Stöck button before its card');
+    // The queen played earlier: the king completes it and carries the offer.
+    await show(page, view(game({ ...base, hand: ['SK', 'H6', 'D6', 'C8', 'CT'], allowed: { schiebe: false, choose: false, cards: ['SK'], weis: [], weis_points: [], stoeck: true, bedanke: true } }), { version: 81 }));
+    assert.equal(await page.getAttribute(tid('card-SK'), 'data-stoeck'), 'true');
+    assert.match(await page.textContent(tid('card-stoeck-tag')), /Stöck/);
+    assert.equal(await page.locator(tid('stoeck-btn')).count(), 0);
+    await page.evaluate(() => { window.__sent = []; window.__jass.conn = { send: async (m) => { window.__sent.push(m); return null; }, close() {} }; });
+    await page.click(tid('card-SK'));
+    const sent = await page.evaluate(() => window.__sent);
+    assert.deepEqual(sent.map((m) => [m.type, m.card, m.stoeck]), [['play', 'SK', true]], 'card and Stöck in one tap');
+    // Everyone sees it at the trick.
+    await show(page, view(game({ ...base, to_act: 3, stoeck: 2, hand: ['H6', 'D6', 'C8', 'CT'], hand_counts: [5, 4, 4, 5],
+      trick: { number: 4, leader: 1, cards: [{ seat: 1, card: 'S6' }, { seat: 2, card: 'SK' }] } }), { version: 82 }));
+    assert.equal(await page.textContent(tid('notice')), texts[lang]);
+    await page.waitForSelector(tid('trick-stoeck-2'));
+    await shot(page, `stoeck-${size === PHONE ? 'phone' : 'desktop'}-${lang}`);
+    assert.deepEqual(page.errors.filter((e) => !/conn/.test(e)), []);
+    await page.context().close();
+  }
+});
+
 // A round summary closed in game 1 stayed closed for that round number in every later
 // game (the page remembered closed summaries by round only): after a rematch the
 // score jumped with no summary. Each game's summaries show.

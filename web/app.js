@@ -222,6 +222,21 @@ function seatChanges(prev, next) {
   return null;
 }
 
+/**
+ * Stöck, the moment it is announced: said to everyone, and marked at the trick where
+ * it counts (the trick with the announcer's card, or the one in play).
+ */
+function stoeckSaid(prev, next) {
+  const a = prev?.game;
+  const b = next.game;
+  if (!a || !b || prev.games !== next.games || a.round !== b.round || a.stoeck != null || b.stoeck == null) return;
+  const s = b.stoeck;
+  const inTrick = b.trick.cards.some((c) => c.seat === s);
+  const inLast = !inTrick && b.last_trick && b.last_trick.cards.some((c) => c.seat === s) && a.trick.number === b.last_trick.trick;
+  app.ui.stoeckAt = { games: next.games, round: b.round, seat: s, trick: inLast ? b.last_trick.trick : b.trick.number };
+  notice(t('saysStoeck', { name: next.seats[s]?.name || `${t('seat')} ${s + 1}` }), 4000, 'info', false);
+}
+
 /** "Anna pushes" for everyone the moment it happens, "You pushed" for the pusher. */
 function pushChange(prev, next) {
   const a = prev?.game;
@@ -355,6 +370,7 @@ function onState(msg) {
   if (changed) notice(changed, 8000, 'info', false);
   const pushed = pushChange(prev, msg.view);
   if (pushed) notice(pushed, 5000, 'info', false);
+  stoeckSaid(prev, msg.view);
   if (g) {
     const lt = g.last_trick;
     const key = lt ? `${msg.view.games}:${g.round}:${lt.trick}:${lt.cards.map((c) => `${c.seat}${c.card}`).join('')}` : null;
@@ -573,6 +589,8 @@ root.addEventListener('click', (ev) => {
     case 'play': {
       if (!g) return;
       const msg = { card: el.dataset.card };
+      // The card that completes Stöck announces it in the same tap (R7).
+      if (el.dataset.stoeck === 'true') msg.stoeck = true;
       if (g.allowed.weis.length && ui.weisSel.size) {
         msg.weis = g.allowed.weis.filter((_, i) => ui.weisSel.has(i));
       }

@@ -24,6 +24,27 @@ export function h(tag, attrs = {}, ...children) {
   return e;
 }
 
+/**
+ * The card that completes this seat's Stöck, when it may be announced with it: the
+ * king or queen of trump still in hand, the other one played already (R7).
+ */
+export function stoeckCard(view) {
+  const g = view.game;
+  if (!g?.allowed?.stoeck || view.options.auto_stoeck || !g.contract || g.phase !== 'playing') return null;
+  const trump = { hearts: 'H', diamonds: 'D', clubs: 'C', spades: 'S' }[g.contract];
+  if (!trump) return null;
+  const inHand = [`${trump}K`, `${trump}Q`].filter((c) => g.hand.includes(c));
+  return inHand.length === 1 && g.allowed.cards.includes(inHand[0]) ? inHand[0] : null;
+}
+
+/** Whether announcing Stöck now would bring the seat's team to the target. */
+function stoeckReaches(view) {
+  const g = view.game;
+  const team = view.you % 2;
+  const mult = g.contract ? (view.options.multipliers?.[g.contract] ?? 1) : 1;
+  return view.options.end === 'bedanken' && g.totals[team] < view.options.target && g.totals[team] + 20 * mult >= view.options.target;
+}
+
 /** Display position of an absolute seat, seen from `me` (R1). */
 export function position(seat, me) {
   return ['bottom', 'right', 'top', 'left'][(seat - (me ?? 0) + 4) % 4];
@@ -273,11 +294,14 @@ function trickView(view, env, ui) {
     caption = t('takes', { name: seatName(view, completed.winner), points: completed.points });
   }
   const fresh = ui.fresh || new Set();
+  const shownTrick = completed ? completed.trick : g.trick.number;
+  const st = ui.stoeckAt;
+  const stoeckHere = st && st.games === view.games && st.round === g.round && st.trick === shownTrick ? st.seat : null;
   const slots = cards.map(({ seat, card }) => h('div', {
     class: `trick-card at-${position(seat, me)}${seat === leader ? ' leader' : ''}${completed && seat === completed.winner ? ' winner' : ''}${fresh.has(card) ? ' arrive' : ''}`,
     testid: `trick-card-${seat}`,
     'data-card': card,
-  }, cardImg(card, env)));
+  }, cardImg(card, env), seat === stoeckHere ? h('span', { class: 'trick-stoeck', testid: `trick-stoeck-${seat}` }, t('announceStoeck')) : null));
   // Issue 15 point 4: the lead star sits beside the led card, never on its index.
   const lead = cards.find((c) => c.seat === leader);
   const mark = lead ? h('span', { class: `lead-mark at-${position(lead.seat, me)}`, testid: 'lead-mark', title: t('leader') }, '★') : null;
@@ -537,22 +561,27 @@ export function renderGame(view, env, ui) {
   const held = ninthShown ? [] : g.hand;
   const hand = h('section', { class: `hand${rows2 ? ' rows2' : ''}${ui.dealt ? ' dealt' : ''}`, testid: 'hand', style: `--n: ${Math.max(held.length, 2)}` },
     sortHand(held, g.contract).map((c, i) => h('button', {
-      class: `card ${legal.has(c) ? 'legal' : legal.size ? 'illegal' : 'idle'}`,
+      class: `card ${legal.has(c) ? 'legal' : legal.size ? 'illegal' : 'idle'}${c === stoeckCard(view) ? ' with-stoeck' : ''}`,
       action: 'play', 'data-card': c, testid: `card-${c}`,
+      'data-stoeck': c === stoeckCard(view) ? 'true' : null,
       disabled: !legal.has(c),
       style: `--i: ${i}`,
-      'aria-label': cardName(c, env.style, env.deck, getLang()),
-    }, cardImg(c, env))));
+      'aria-label': cardName(c, env.style, env.deck, getLang()) + (c === stoeckCard(view) ? ` ${t('withStoeck')}` : ''),
+    }, cardImg(c, env), c === stoeckCard(view) ? h('span', { class: 'stoeck-tag', testid: 'card-stoeck-tag' }, t('withStoeck')) : null)));
 
   // "Mir bedanke üs" is always there (a wrong claim is part of the game) but leads
   // the row, large, only once your team is at the target; before, it is the last and
   // least of the controls.
   const reached = me != null && atTarget(view, me % 2);
   const bedanke = a.bedanke ? h('button', { class: `bedanke-btn${reached ? ' prominent' : ' quiet'}`, action: 'bedanke', testid: 'bedanke-btn', 'aria-keyshortcuts': 'B' }, t('bedanke')) : null;
+  // Stöck goes with the card that completes it (R7: it counts in that card's trick),
+  // in the same tap; alone only where announcing it now reaches the target.
+  const withCard = stoeckCard(view);
+  const stoeckAlone = a.stoeck && !view.options.auto_stoeck && me != null && !withCard && stoeckReaches(view);
   const actions = h('div', { class: 'actions' },
     reached ? bedanke : null,
     g.last_trick ? h('button', { action: 'show-last-trick', testid: 'last-trick-btn' }, t('lastTrick')) : null,
-    a.stoeck && !view.options.auto_stoeck ? h('button', { class: 'stoeck-btn', action: 'stoeck', testid: 'stoeck-btn' }, t('announceStoeck')) : null,
+    stoeckAlone ? h('button', { class: 'stoeck-btn', action: 'stoeck', testid: 'stoeck-btn' }, t('announceStoeck')) : null,
     me != null && me === view.host ? h('button', { class: 'small-btn', action: 'manage-seats', testid: 'manage-seats' }, t('manageSeats')) : null,
     me != null ? h('button', { class: 'small-btn', action: 'other-device', testid: 'other-device-btn' }, t('otherDevice')) : null,
     reached ? null : bedanke);
