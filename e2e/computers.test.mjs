@@ -198,6 +198,13 @@ test('offline: shown away, the computer plays for the seat, and the player plays
   ben.offline = false;
   await ben.ctx.setOffline(false);
   await ben.page.waitForFunction(() => window.__jass.status === 'open', null, { timeout: 15_000 });
+  // He is told what the computer played for him, not left with a smaller hand.
+  const note = await ben.page.waitForFunction(() => {
+    const n = document.querySelector('[data-testid=notice]')?.textContent || '';
+    return /Computer .*für dich gespielt/.test(n) && n;
+  }, null, { timeout: 5_000 });
+  t.diagnostic(`Ben back: ${note}`);
+  await shot(ben, 'back-note-de');
   await anna.page.waitForSelector(tid('offline-1'), { state: 'detached', timeout: 15_000 });
   await anna.page.waitForSelector(tid('standin-1'), { state: 'detached', timeout: 15_000 });
   for (;;) {

@@ -4,7 +4,7 @@ import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
 import { h, renderApp, topBar, readOptions, clockText, WIDE_QUERY, roundKey, LEVELS, storedLevel } from './view.js';
 import { initPages, renderStart, loadJoin, renderJoin } from './start.js';
-import { displayStyle, STYLES } from './cards.js';
+import { displayStyle, STYLES, cardName } from './cards.js';
 
 const root = document.getElementById('app');
 setLang(getLang());
@@ -223,6 +223,34 @@ function seatChanges(prev, next) {
 }
 
 /**
+ * Coming back after the computer played for this seat (away, offline, a reload): a
+ * note of what it played, from the hand this device last saw (kept in localStorage,
+ * so a reload counts too) against the hand now, less the card this page sent itself.
+ */
+function playedForYou(view) {
+  const g = view.game;
+  if (!g || g.seat == null || view.you == null) return;
+  const key = `jass:hand:${view.table}:${view.you}`;
+  let seen = null;
+  try { seen = JSON.parse(localStorage.getItem(key) || 'null'); } catch { /* dropped */ }
+  const now = { games: view.games, round: g.round, hand: g.hand };
+  try { localStorage.setItem(key, JSON.stringify(now)); } catch { /* private mode */ }
+  if (!seen || seen.games !== view.games || !Array.isArray(seen.hand)) return;
+  const sent = app.ui.sentCards || new Set();
+  if (seen.round !== g.round) {
+    // A round went by: say so only if this page did not play its end itself.
+    const left = seen.hand.filter((c) => !sent.has(c));
+    if (seen.round < g.round && left.length) notice(t('computerPlayedRound', { n: seen.round + 1 }), 8000, 'info', false);
+    return;
+  }
+  const byComputer = seen.hand.filter((c) => !g.hand.includes(c) && !sent.has(c));
+  if (!byComputer.length) return;
+  const e = env();
+  const names = byComputer.map((c) => cardName(c, e.style, e.deck, getLang())).join(', ');
+  notice(t('computerPlayedForYou', { n: byComputer.length, cards: names }), 10000, 'info', false);
+}
+
+/**
  * Stöck, the moment it is announced: said to everyone, and marked at the trick where
  * it counts (the trick with the announcer's card, or the one in play).
  */
@@ -371,6 +399,7 @@ function onState(msg) {
   const pushed = pushChange(prev, msg.view);
   if (pushed) notice(pushed, 5000, 'info', false);
   stoeckSaid(prev, msg.view);
+  playedForYou(msg.view);
   if (g) {
     const lt = g.last_trick;
     const key = lt ? `${msg.view.games}:${g.round}:${lt.trick}:${lt.cards.map((c) => `${c.seat}${c.card}`).join('')}` : null;
@@ -591,6 +620,8 @@ root.addEventListener('click', (ev) => {
       const msg = { card: el.dataset.card };
       // The card that completes Stöck announces it in the same tap (R7).
       if (el.dataset.stoeck === 'true') msg.stoeck = true;
+      // Played by this page, not by the computer for it (see playedForYou).
+      (ui.sentCards ||= new Set()).add(msg.card);
       if (g.allowed.weis.length && ui.weisSel.size) {
         msg.weis = g.allowed.weis.filter((_, i) => ui.weisSel.has(i));
       }
