@@ -164,10 +164,12 @@ test('four friends play a whole game from a link', { timeout: 300_000 }, async (
     const g0 = ss[0].view.game;
     if (g0.phase === 'over') break;
 
-    // Stöck, whenever someone may announce it.
-    const st = ss.findIndex((s) => s.view.game.allowed.stoeck);
-    if (st >= 0) {
-      await players[st].page.click(tid('stoeck-btn'));
+    // Stöck, with the card that completes it (the page offers it on that card).
+    const st = ss.findIndex((s) => s.view.game.allowed.stoeck && s.view.game.to_act === s.view.game.seat);
+    const tagged = st >= 0 ? await players[st].page.$('[data-stoeck=true]:not([disabled])') : null;
+    if (tagged) {
+      // The page draws anew on every state: click by selector, not by the handle.
+      await players[st].page.click('[data-stoeck=true]:not([disabled])', { position: { x: 12, y: 30 } });
       ss = await settle(players, ss[0].version + 1);
       assert.equal(ss[0].view.game.stoeck, st);
       await players[0].page.waitForSelector(tid(`stoeck-${st}`));

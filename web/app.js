@@ -229,7 +229,8 @@ function seatChanges(prev, next) {
  */
 function playedForYou(view) {
   const g = view.game;
-  if (!g || g.seat == null || view.you == null) return;
+  // Only a page at a live table (not one drawing a given state) has a hand to compare.
+  if (!app.conn || !g || g.seat == null || view.you == null) return;
   const key = `jass:hand:${view.table}:${view.you}`;
   let seen = null;
   try { seen = JSON.parse(localStorage.getItem(key) || 'null'); } catch { /* dropped */ }
