@@ -100,8 +100,11 @@ async function pageFor(size, lang, deck, errors) {
 
 const SIZES = { phone: PHONE, desktop: DESKTOP };
 
-// Issue 15 tests: axe-core on the start, lobby and game screens (and the others).
-test('axe-core finds no serious or critical violation on any screen', { timeout: 180_000 }, async () => {
+/**
+ * Brings a page to every screen, on both sizes and in both languages (French cards),
+ * and collects what `check(page, where)` finds on each; no page may log an error.
+ */
+async function findOnEveryScreen(check) {
   const found = [];
   for (const [sizeName, size] of Object.entries(SIZES)) {
     for (const lang of ['en', 'de']) {
@@ -110,7 +113,7 @@ test('axe-core finds no serious or critical violation on any screen', { timeout:
       try {
         for (const [name, go] of Object.entries(SCREENS)) {
           await go(p, 'french');
-          for (const v of await axeViolations(p.page)) found.push(`${name} ${sizeName} ${lang}: ${v}`);
+          found.push(...await check(p, `${name} ${sizeName} ${lang}`, name));
         }
       } finally {
         await p.ctx.close();
@@ -118,6 +121,12 @@ test('axe-core finds no serious or critical violation on any screen', { timeout:
       assert.deepEqual(errors, []);
     }
   }
+  return found;
+}
+
+// Issue 15 tests: axe-core on the start, lobby and game screens (and the others).
+test('axe-core finds no serious or critical violation on any screen', { timeout: 180_000 }, async () => {
+  const found = await findOnEveryScreen(async (p, where) => (await axeViolations(p.page)).map((v) => `${where}: ${v}`));
   assert.deepEqual(found, []);
 });
 
@@ -126,26 +135,14 @@ test('axe-core finds no serious or critical violation on any screen', { timeout:
 // "more options" (31), the join page's "watch only" (40), the sound toggle and the
 // summary's close button (40) were smaller.
 test('every tap target of every screen is at least 44×44', { timeout: 180_000 }, async () => {
-  const found = [];
-  for (const [sizeName, size] of Object.entries(SIZES)) {
-    for (const lang of ['en', 'de']) {
-      const errors = [];
-      const p = await pageFor(size, lang, 'french', errors);
-      try {
-        for (const [name, go] of Object.entries(SCREENS)) {
-          await go(p, 'french');
-          for (const b of await smallTargets(p.page)) found.push(`${name} ${sizeName} ${lang}: ${b}`);
-          if (name === 'start') {
-            await press(p, tid('more-options-toggle'));
-            for (const b of await smallTargets(p.page)) found.push(`start, more options, ${sizeName} ${lang}: ${b}`);
-          }
-        }
-      } finally {
-        await p.ctx.close();
-      }
-      assert.deepEqual(errors, []);
+  const found = await findOnEveryScreen(async (p, where, name) => {
+    const small = (await smallTargets(p.page)).map((b) => `${where}: ${b}`);
+    if (name === 'start') {
+      await press(p, tid('more-options-toggle'));
+      small.push(...(await smallTargets(p.page)).map((b) => `${where}, more options: ${b}`));
     }
-  }
+    return small;
+  });
   assert.deepEqual(found, []);
 });
 

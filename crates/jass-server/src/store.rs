@@ -352,16 +352,7 @@ impl SqliteStore {
     /// # Errors
     /// The store failed (what was purged before stays purged).
     pub async fn purge_games(&self, retention: std::time::Duration) -> Result<u64, StoreError> {
-        let before = unix_now().saturating_sub(i64::try_from(retention.as_secs()).unwrap_or(i64::MAX));
-        let mut total = 0;
-        loop {
-            let n =
-                self.inner.purge_games(before, PURGE_SLICE).await.map_err(|e| StoreError(e.to_string()))?;
-            total += n;
-            if n < u64::from(PURGE_SLICE) {
-                return Ok(total);
-            }
-        }
+        in_slices(retention, |before| self.inner.purge_games(before, PURGE_SLICE)).await
     }
 
     /// Deletes the tables archived longer ago than `retention`, a slice at a time;
@@ -370,18 +361,23 @@ impl SqliteStore {
     /// # Errors
     /// The store failed (what was purged before stays purged).
     pub async fn purge_archived(&self, retention: std::time::Duration) -> Result<u64, StoreError> {
-        let before = unix_now().saturating_sub(i64::try_from(retention.as_secs()).unwrap_or(i64::MAX));
-        let mut total = 0;
-        loop {
-            let n = self
-                .inner
-                .purge_archived(before, PURGE_SLICE)
-                .await
-                .map_err(|e| StoreError(e.to_string()))?;
-            total += n;
-            if n < u64::from(PURGE_SLICE) {
-                return Ok(total);
-            }
+        in_slices(retention, |before| self.inner.purge_archived(before, PURGE_SLICE)).await
+    }
+}
+
+/// Runs `purge` (deleting up to [`PURGE_SLICE`] rows older than its argument, Unix
+/// seconds) until a slice comes back short; returns how many it deleted in all.
+async fn in_slices<F>(retention: std::time::Duration, purge: impl Fn(i64) -> F) -> Result<u64, StoreError>
+where
+    F: std::future::Future<Output = Result<u64, jass_store::DatabaseError>>,
+{
+    let before = unix_now().saturating_sub(i64::try_from(retention.as_secs()).unwrap_or(i64::MAX));
+    let mut total = 0;
+    loop {
+        let n = purge(before).await.map_err(|e| StoreError(e.to_string()))?;
+        total += n;
+        if n < u64::from(PURGE_SLICE) {
+            return Ok(total);
         }
     }
 }

@@ -85,10 +85,7 @@ pub(crate) fn serve(
     let span = info_span!("conn", table = %table_id, conn = id, seat = field::Empty);
     let config = &app.config;
     let limit = RateLimit::new(config.rate_burst, config.rate_per_second, config.rate_strikes);
-    let peer = {
-        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-        BuildHasherDefault::<DefaultHasher>::default().hash_one(peer)
-    };
+    let peer = crate::per_ip::group(&peer);
     let conn = Conn {
         socket,
         limit,

@@ -289,7 +289,7 @@ impl TableState {
 }
 
 /// The record of a finished game (seeds revealed, R12), or why there is none yet.
-/// Its player list marks the computer seats (issue 14 point 1).
+/// Its player list marks the computer seats (protocol.md 6.3).
 pub(crate) fn finished_record(state: &TableState) -> Result<jass_engine::Record, Refusal> {
     match &state.game {
         None => Err(Refusal::new(ErrorCode::NotStarted, "no game has been played")),
