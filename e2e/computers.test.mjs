@@ -250,16 +250,42 @@ test('the host frees a seat and gives one to the computer during a game; a new p
     await press(p, tid('toggle-lang'));
   }
 
-  // --- the host gives Ben's seat to the computer (free_seat, then add_computer).
+  // --- the host gives Ben's seat to the computer: Ben keeps it, is told, and watches.
+  // (Before, the page freed the seat and added a computer: Ben landed on the join page
+  // with no reason, saw his seat free and then the table full.)
   await press(anna, tid('manage-seats'));
   await anna.page.waitForSelector(tid('seat-manager'));
   await shot(anna, 'seat-manager-en');
   await press(anna, tid('mg-give-computer-1'));
-  await anna.page.waitForSelector(tid('computer-1'));
-  await ben.page.waitForSelector(tid('join'));
+  await anna.page.waitForSelector(tid('mg-give-back-1'));
   await press(anna, tid('close-manage'));
-  await anna.page.waitForSelector(tid('notice'));
-  assert.match(await anna.page.textContent(tid('notice')), /computer/);
+  await ben.page.waitForSelector(tid('benched-self'));
+  assert.match(await ben.page.textContent(tid('benched-self')), /host gave your seat to the computer/);
+  assert.equal(await ben.page.$(tid('hand')), null, 'he watches without a hand');
+  assert.equal(await ben.page.$(tid('join')), null, 'he stays at the table');
+  assert.equal((await view(ben)).status, 'open');
+  await anna.page.waitForSelector(tid('give-back-1'));
+  assert.match(await anna.page.textContent(tid('give-back-1')), /Give back/);
+  await shot(ben, 'benched-en');
+  await shot(anna, 'benched-host-en');
+  for (const p of [anna, ben]) await press(p, tid('toggle-lang'));
+  await ben.page.waitForSelector(tid('benched-self'));
+  assert.match(await ben.page.textContent(tid('benched-self')), /Gastgeber hat deinen Platz dem Computer gegeben/);
+  await shot(ben, 'benched-de');
+  await shot(anna, 'benched-host-de');
+  for (const p of [anna, ben]) await press(p, tid('toggle-lang'));
+  // One tap on his seat gives it back: his hand is there again.
+  await press(anna, tid('give-back-1'));
+  await ben.page.waitForSelector(tid('hand'));
+  assert.equal(await ben.page.$(tid('benched-self')), null);
+  assert.equal((await view(ben)).view.game.seat, 1);
+
+  // --- freeing his seat instead closes his connection: the join page says why.
+  await press(anna, tid('manage-seats'));
+  await press(anna, tid('mg-free-1'));
+  await press(anna, tid('close-manage'));
+  await ben.page.waitForSelector(tid('join'));
+  await ben.page.waitForFunction(() => /no longer yours/.test(document.querySelector('[data-testid=join-error]')?.textContent || ''));
 
   // --- the host frees a computer seat: left open for someone with the link.
   await press(anna, tid('manage-seats'));

@@ -10,9 +10,9 @@ const root = document.getElementById('app');
 setLang(getLang());
 
 /** An add_computer message at the host's chosen level (normal is the default, left out). */
-function addComputerMsg(seat) {
+function addComputerMsg(seat, type = 'add_computer') {
   const level = app.ui.computerLevel;
-  return level && level !== 'normal' ? { type: 'add_computer', seat, level } : { type: 'add_computer', seat };
+  return level && level !== 'normal' ? { type, seat, level } : { type, seat };
 }
 
 const app = {
@@ -218,6 +218,8 @@ function seatChanges(prev, next) {
     const b = next.seats[s];
     if (a.name && !a.computer && !b.name) return t('seatFreed', { name: a.name, seat: s + 1 });
     if (!a.computer && b.computer) return t('seatToComputer', { seat: s + 1 });
+    if (!a.benched && b.benched) return s === next.you ? t('benchedYou') : t('benchedOther', { name: b.name, seat: s + 1 });
+    if (a.benched && !b.benched) return s === next.you ? t('givenBackYou') : t('givenBackOther', { name: b.name });
   }
   return null;
 }
@@ -538,16 +540,6 @@ function deviceLink(table, token) {
 }
 
 /** "Give to computer" during a game: free the seat, then seat a computer in it. */
-async function giveToComputer(seat) {
-  if (!app.conn) return;
-  const err = await app.conn.send({ type: 'free_seat', seat });
-  if (err) {
-    if (err.code !== 'closed') notice(t('error', { msg: err.message || err.code }));
-    return;
-  }
-  send(addComputerMsg(seat));
-}
-
 async function copyLink(inputId, btnId) {
   const input = document.getElementById(inputId);
   const btn = document.querySelector(`[data-testid=${btnId}]`);
@@ -712,7 +704,11 @@ root.addEventListener('click', (ev) => {
       send(addComputerMsg(Number(el.dataset.seat)));
       break;
     case 'give-computer':
-      giveToComputer(Number(el.dataset.seat));
+      // The player keeps the seat and watches; the host can give it back (protocol.md 3).
+      send(addComputerMsg(Number(el.dataset.seat), 'give_to_computer'));
+      break;
+    case 'give-back':
+      send({ type: 'give_back', seat: Number(el.dataset.seat) });
       break;
     case 'manage-seats':
       ui.manageOpen = true;

@@ -226,11 +226,17 @@ function seatBox(view, s, env, extra, ui = {}) {
   if (seat.computer) badges.push(computerBadge(seat, `computer-${s}`));
   if (away) badges.push(h('span', { class: 'badge off', testid: `offline-${s}` }, t('offline')));
   if (seat.waiting) badges.push(h('span', { class: 'badge wait', testid: `waiting-${s}` }, t('waitingDeal')));
-  if (seat.stand_in && !seat.computer && !seat.waiting) {
+  if (seat.benched && view.you === view.host && view.you != null) {
+    // The host gives the seat back in one tap, right where it shows.
+    badges.push(h('button', { class: 'give-back-btn', action: 'give-back', 'data-seat': s, testid: `give-back-${s}`, title: t('giveBackTo', { name: seat.name }) },
+      `↩ ${t('giveBackShort')}`));
+  } else if (seat.benched) {
+    badges.push(h('span', { class: 'badge comp', testid: `benched-${s}` }, t('standIn', { name: seat.name })));
+  } else if (seat.stand_in && !seat.computer && !seat.waiting) {
     badges.push(h('span', { class: 'badge comp', testid: `standin-${s}` },
       seat.name ? t('standIn', { name: seat.name }) : t('standInFree')));
   }
-  if (g && view.reserve && g.phase !== 'over' && !seat.computer) {
+  if (g && view.reserve && g.phase !== 'over' && !seat.computer && !seat.benched) {
     badges.push(h('span', { class: 'badge res', testid: `reserve-${s}` }, t('clockReserve', { n: Math.ceil(view.reserve[s] / 1000) })));
   }
   return h('div', { class: classes.join(' '), testid: `seat-${pos}`, 'data-seat': s },
@@ -605,6 +611,7 @@ export function renderGame(view, env, ui) {
       wide ? null : dialog,
       weisOpen,
       g.seat != null ? hand
+        : me != null && view.seats[me]?.benched ? h('p', { class: 'panel waiting-self', testid: 'benched-self', role: 'status' }, t('benchedSelf'))
         : me != null ? h('p', { class: 'panel waiting-self', testid: 'waiting-self' }, t('waitingSelf'))
           : h('p', { class: 'muted' }, t('spectating'))),
     scoreBoard(view, env, ui),
@@ -657,6 +664,8 @@ function seatManager(view, ui) {
       btns.push(h('button', { action: 'add-computer', 'data-seat': s, testid: `mg-add-computer-${s}` }, t('giveComputer')));
     } else if (seat.computer) {
       btns.push(h('button', { action: 'free-seat', 'data-seat': s, testid: `mg-free-${s}` }, `✕ ${t('freeSeat')}`));
+    } else if (seat.benched) {
+      btns.push(h('button', { class: 'primary', action: 'give-back', 'data-seat': s, testid: `mg-give-back-${s}` }, t('giveBackTo', { name: seat.name })));
     } else {
       btns.push(h('button', { action: 'free-seat', 'data-seat': s, testid: `mg-free-${s}` }, `✕ ${t('freeSeat')}`));
       btns.push(h('button', { action: 'give-computer', 'data-seat': s, testid: `mg-give-computer-${s}` }, t('giveComputer')));
@@ -664,6 +673,7 @@ function seatManager(view, ui) {
     return h('div', { class: 'mg-row', testid: `mg-row-${s}` },
       h('span', { class: 'mg-who' }, h('strong', {}, `${t('seat')} ${s + 1}`), ` ${who}`,
         seat.computer ? computerBadge(seat) : null,
+        seat.benched ? h('span', { class: 'badge comp' }, t('standIn', { name: seat.name })) : null,
         seat.name && !seat.computer && !seat.connected ? h('span', { class: 'badge off' }, t('offline')) : null),
       h('span', { class: 'row' }, btns));
   });

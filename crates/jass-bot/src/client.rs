@@ -285,6 +285,8 @@ pub fn with_id(msg: ClientMsg, new: u64) -> ClientMsg {
         ClientMsg::SwapSeats { a, b, .. } => ClientMsg::SwapSeats { a, b, id },
         ClientMsg::FreeSeat { seat, .. } => ClientMsg::FreeSeat { seat, id },
         ClientMsg::AddComputer { seat, level, .. } => ClientMsg::AddComputer { seat, level, id },
+        ClientMsg::GiveToComputer { seat, level, .. } => ClientMsg::GiveToComputer { seat, level, id },
+        ClientMsg::GiveBack { seat, .. } => ClientMsg::GiveBack { seat, id },
         ClientMsg::SetTiming { step_in, move_clock, reserve, .. } => {
             ClientMsg::SetTiming { step_in, move_clock, reserve, id }
         }

@@ -147,6 +147,26 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
     },
+    /// Host, during a game: the computer plays a human's seat from now on. The player
+    /// keeps the seat and its token and watches (no hand) until `give_back`.
+    GiveToComputer {
+        /// The seat.
+        seat: Seat,
+        /// How strong the computer plays it; default `normal`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<Level>,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Host: give a seat the computer plays since `give_to_computer` back to its player.
+    GiveBack {
+        /// The seat.
+        seat: Seat,
+        /// As for `schiebe`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
     /// Host, before the start: change the options (a preset, then overrides).
     SetOptions {
         /// Base preset (R11); default `swisslos`.
@@ -194,7 +214,7 @@ pub enum ClientMsg {
 
 impl ClientMsg {
     /// Every message's `type` on the wire, in the order of [`ClientMsg::type_index`].
-    pub const TYPES: [&'static str; 14] = [
+    pub const TYPES: [&'static str; 16] = [
         "hello",
         "schiebe",
         "choose",
@@ -209,6 +229,8 @@ impl ClientMsg {
         "ping",
         "add_computer",
         "set_timing",
+        "give_to_computer",
+        "give_back",
     ];
 
     /// This message's place in [`ClientMsg::TYPES`] (per-type counters index by it).
@@ -229,6 +251,8 @@ impl ClientMsg {
             Self::Ping { .. } => 11,
             Self::AddComputer { .. } => 12,
             Self::SetTiming { .. } => 13,
+            Self::GiveToComputer { .. } => 14,
+            Self::GiveBack { .. } => 15,
         }
     }
 
@@ -251,6 +275,8 @@ impl ClientMsg {
             | Self::SwapSeats { id, .. }
             | Self::FreeSeat { id, .. }
             | Self::AddComputer { id, .. }
+            | Self::GiveToComputer { id, .. }
+            | Self::GiveBack { id, .. }
             | Self::SetTiming { id, .. }
             | Self::SetOptions { id, .. }
             | Self::Rematch { id }
@@ -368,6 +394,10 @@ pub struct SeatInfo {
     /// then they see no hand and the computer plays the seat.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub waiting: bool,
+    /// The host gave the seat to the computer (`give_to_computer`): the computer plays
+    /// it, its player (`name`) watches without a hand until the host gives it back.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub benched: bool,
 }
 
 /// What one connection sees of the table: the lobby, and the engine's seat view once
@@ -522,6 +552,8 @@ pub enum ErrorCode {
     BadName,
     /// The seat's player joined during a round and takes over at the next deal.
     WaitingForDeal,
+    /// The host gave the seat to the computer; its player watches until given it back.
+    Benched,
     /// Timing out of range (`set_timing`).
     BadTiming,
     /// Engine: the game is over.

@@ -50,6 +50,8 @@ fn type_names_match_the_wire() {
         r#"{"type":"ping","t":1}"#,
         r#"{"type":"add_computer","seat":2}"#,
         r#"{"type":"set_timing","step_in":20}"#,
+        r#"{"type":"give_to_computer","seat":3}"#,
+        r#"{"type":"give_back","seat":3}"#,
     ];
     assert_eq!(frames.len(), ClientMsg::TYPES.len());
     for (i, frame) in frames.iter().enumerate() {

@@ -45,6 +45,21 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "is_normal")]
         level: jass_protocol::Level,
     },
+    /// The host gave a human's seat to the computer: it plays the seat, the player
+    /// keeps the seat and token and watches until [`Entry::GivenBack`].
+    GivenToComputer {
+        /// The seat.
+        seat: Seat,
+        /// How strong the computer plays it (left out for `normal`).
+        #[serde(default, skip_serializing_if = "is_normal")]
+        level: jass_protocol::Level,
+    },
+    /// The host gave a seat the computer played since [`Entry::GivenToComputer`] back
+    /// to its player.
+    GivenBack {
+        /// The seat.
+        seat: Seat,
+    },
     /// The host freed a seat, revoking its token.
     Freed {
         /// The seat.

@@ -172,6 +172,8 @@ async fn play_game(server: &Server) {
             | Entry::Swapped { .. }
             | Entry::RematchVote { .. }
             | Entry::ComputerSeated { .. }
+            | Entry::GivenToComputer { .. }
+            | Entry::GivenBack { .. }
             | Entry::TimingSet { .. } => {
                 panic!("no lobby changes or rematch in this game")
             }

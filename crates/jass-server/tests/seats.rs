@@ -130,6 +130,81 @@ async fn issue14_point1_a_seat_freed_mid_round_is_taken_over_only_at_the_next_de
     assert!(!info.waiting && !info.stand_in, "{info:?}");
 }
 
+/// "Give to computer": the player keeps the seat and token, is told (the seat shows
+/// `benched`), watches on without a hand, and the host gives the seat back in one
+/// step. Before, the client freed the seat and added a computer: the player was closed
+/// with 4003 and a revoked token, and nothing could give them the seat again.
+#[tokio::test]
+async fn a_seat_given_to_the_computer_keeps_its_player_watching_and_is_given_back_in_one_step() {
+    let server = Server::start(fast_config()).await;
+    let (table, tokens) = server.full_table(json!({"name": "Anna"})).await;
+    let mut players = connect_all(&server, &table, &tokens).await;
+    start(&mut players).await;
+
+    // Only the host gives seats away, never their own, and only a player's.
+    let id = Some(players[1].id());
+    let give = |seat, id| ClientMsg::GiveToComputer { seat, level: None, id };
+    assert_eq!(players[1].request(give(seat(3), id)).await, Err(ErrorCode::NotHost));
+    let id = Some(players[0].id());
+    assert_eq!(players[0].request(give(seat(0), id)).await, Err(ErrorCode::BadMessage));
+    let id = Some(players[0].id());
+    assert_eq!(
+        players[0].request(ClientMsg::GiveBack { seat: seat(3), id }).await,
+        Err(ErrorCode::BadMessage)
+    );
+
+    let id = Some(players[0].id());
+    players[0].request(give(seat(3), id)).await.unwrap();
+    // The player's socket stays open: the seat is still theirs, played by the computer,
+    // and they watch without a hand.
+    players[3].wait_view(|v| v.seats[3].benched).await;
+    let v = players[3].view().clone();
+    assert_eq!(v.you, Some(seat(3)));
+    let info = &v.seats[3];
+    assert!(info.stand_in && info.name.as_deref() == Some("Dan") && !info.computer, "{info:?}");
+    let g = v.game.clone().unwrap();
+    assert!(g.seat.is_none() && g.hand.is_empty(), "no hand while the computer plays: {:?}", g.hand);
+    let card = hand_card(&players[0]);
+    let play =
+        ClientMsg::Play { card, weis: Vec::new(), stoeck: false, version: None, id: Some(players[3].id()) };
+    assert_eq!(players[3].request(play).await, Err(ErrorCode::Benched));
+
+    // Coming back with the same token (another device) still finds the seat, watching.
+    let mut again = server.connect(&table, Some(&tokens[3])).await;
+    assert!(again.view().seats[3].benched && again.view().game.as_ref().unwrap().hand.is_empty());
+    assert_eq!(players[3].expect_close().await, close::REPLACED);
+
+    // The computer plays seat 3 while the other three play on.
+    let mut three: Vec<Client> = players.drain(..3).collect();
+    let played_by_3 = |c: &Client| {
+        let g = c.view().game.as_ref().unwrap();
+        g.trick.cards.iter().any(|p| p.seat == seat(3))
+            || g.last_trick.as_ref().is_some_and(|t| t.cards.iter().any(|p| p.seat == seat(3)))
+    };
+    while !played_by_3(&three[0]) {
+        let to_act = three[0].view().game.as_ref().unwrap().to_act.unwrap().index();
+        if to_act == 3 {
+            three[0].next().await;
+        } else {
+            act_once_by(&mut three, to_act).await;
+        }
+    }
+
+    // One step gives it back: the open socket sees the seat's hand again at once.
+    let id = Some(three[0].id());
+    three[0].request(ClientMsg::GiveBack { seat: seat(3), id }).await.unwrap();
+    again.wait_view(|v| !v.seats[3].benched).await;
+    let v = again.view();
+    let g = v.game.as_ref().unwrap();
+    assert_eq!(g.seat, Some(seat(3)));
+    assert!(!g.hand.is_empty() && !v.seats[3].stand_in, "{:?}", v.seats[3]);
+}
+
+/// Any card of a seat's hand (a real card: the refusal must be for the seat, not it).
+fn hand_card(c: &Client) -> jass_engine::Card {
+    c.view().game.as_ref().unwrap().hand.iter().next().unwrap()
+}
+
 /// Plays one legal move for `seat` (one of the first three), whoever else waits.
 async fn act_once_by(players: &mut [Client], seat: usize) {
     let version = sync_all(players).await;

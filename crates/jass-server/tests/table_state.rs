@@ -62,6 +62,13 @@ async fn point3_every_entry_kind_gives_the_same_table_live_and_replayed() {
     // GameStarted and Actions, rounds dealt from stored seeds, to the end of the game.
     let id = Some(players[1].id());
     players[1].request(ClientMsg::Start { id }).await.unwrap();
+    // GivenToComputer and GivenBack: the host lets the computer play seat 2 for a
+    // moment.
+    let seat2 = jass_engine::Seat::ALL[2];
+    let id = Some(players[1].id());
+    players[1].request(ClientMsg::GiveToComputer { seat: seat2, level: None, id }).await.unwrap();
+    let id = Some(players[1].id());
+    players[1].request(ClientMsg::GiveBack { seat: seat2, id }).await.unwrap();
     sync_all(&mut players).await;
     while players[0].view().game.as_ref().is_some_and(|g| g.result.is_none()) {
         // Under the swisslos preset a game ends when a team says bedanke (R10).
@@ -92,6 +99,8 @@ async fn point3_every_entry_kind_gives_the_same_table_live_and_replayed() {
             Entry::Seated { .. } => "seated",
             Entry::Freed { .. } => "freed",
             Entry::ComputerSeated { .. } => "computer_seated",
+            Entry::GivenToComputer { .. } => "given_to_computer",
+            Entry::GivenBack { .. } => "given_back",
             Entry::Swapped { .. } => "swapped",
             Entry::OptionsSet { .. } => "options_set",
             Entry::TimingSet { .. } => "timing_set",
@@ -101,7 +110,7 @@ async fn point3_every_entry_kind_gives_the_same_table_live_and_replayed() {
             Entry::Action { next_seed: None, .. } => "action",
         })
         .collect();
-    assert_eq!(kinds.len(), 11, "every kind of entry was written: {kinds:?}");
+    assert_eq!(kinds.len(), 13, "every kind of entry was written: {kinds:?}");
     assert_eq!(version, entries.len() as u64, "the version counts the stored entries");
 
     assert!(

@@ -382,13 +382,15 @@ impl TableActor {
         Seat::ALL.map(|seat| {
             let occupant = self.state.seats[seat].as_ref();
             let computer = occupant.is_some_and(Occupant::computer);
+            let benched = self.state.benched(seat);
             SeatInfo {
                 name: occupant.map(|o| o.name.clone()),
                 computer,
-                level: if computer { self.state.computer_level(seat).shown() } else { None },
+                level: if computer || benched { self.state.computer_level(seat).shown() } else { None },
                 connected: self.conns[seat].present(),
                 stand_in: !computer && self.state.playing() && self.computer_plays(seat),
                 waiting: self.state.waiting(seat),
+                benched,
             }
         })
     }
@@ -411,8 +413,11 @@ impl TableActor {
     /// One connection's `state` frame, encoded once and shared by its watchers.
     fn encode(&self, you: Option<Seat>) -> Option<Utf8Bytes> {
         // A player who joined during a round sees the table as a spectator until the
-        // next deal: that round's hand was someone else's (point 1).
-        let viewer = you.filter(|seat| !self.state.waiting(*seat)).map_or(Viewer::Spectator, Viewer::Seat);
+        // next deal: that round's hand was someone else's. One whose seat the host gave
+        // to the computer watches the same way until given it back.
+        let viewer = you
+            .filter(|seat| !self.state.waiting(*seat) && !self.state.benched(*seat))
+            .map_or(Viewer::Spectator, Viewer::Seat);
         let s = &self.state;
         let view = TableView {
             table: self.id.to_string(),
@@ -447,11 +452,9 @@ impl TableActor {
     fn rematch_votes(&self) -> BySeat<bool> {
         let s = &self.state;
         let over = s.finished();
-        BySeat(
-            Seat::ALL.map(|seat| {
-                s.rematch[seat] || (over && s.seats[seat].as_ref().is_some_and(Occupant::computer))
-            }),
-        )
+        BySeat(Seat::ALL.map(|seat| {
+            s.rematch[seat] || (over && s.seats[seat].as_ref().is_some_and(Occupant::played_by_computer))
+        }))
     }
 
     /// Each seat's reserve as the clock sees it (one that ran out is spent).
@@ -464,7 +467,8 @@ impl TableActor {
     /// one whose player is away or out of time (points 1–3).
     fn computer_plays(&self, seat: Seat) -> bool {
         let Some(occupant) = &self.state.seats[seat] else { return self.state.playing() };
-        occupant.computer() || (self.state.playing() && (occupant.waiting || self.turns.stands_in(seat)))
+        occupant.played_by_computer()
+            || (self.state.playing() && (occupant.waiting || self.turns.stands_in(seat)))
     }
 
     /// The awaited human decision's seat, why it has a deadline and when.
@@ -716,6 +720,12 @@ impl TableActor {
                     "you take over this seat at the next deal",
                 ));
             }
+            if self.state.benched(seat) {
+                return Err(Refusal::new(
+                    ErrorCode::Benched,
+                    "the host gave your seat to the computer; you play again once given it back",
+                ));
+            }
             return self.act(seat, msg.version(), action, false).await;
         }
         match msg {
@@ -725,6 +735,10 @@ impl TableActor {
             ClientMsg::AddComputer { seat: target, level, .. } => {
                 self.add_computer(seat, target, level.unwrap_or_default()).await
             }
+            ClientMsg::GiveToComputer { seat: target, level, .. } => {
+                self.give_to_computer(seat, target, level.unwrap_or_default()).await
+            }
+            ClientMsg::GiveBack { seat: target, .. } => self.give_back(seat, target).await,
             ClientMsg::SetOptions { preset, options, .. } => {
                 self.require_host(seat)?;
                 self.require_lobby()?;
@@ -899,6 +913,51 @@ impl TableActor {
         }
         self.commit(Entry::ComputerSeated { seat: target, level }).await?;
         info!(seat = %target, ?level, "computer seated");
+        self.publish();
+        Ok(())
+    }
+
+    /// The host lets the computer play a player's seat: the player keeps the seat and
+    /// token, is told so in every view (`benched`) and watches on without a hand, and
+    /// the host can give it back in one step ([`Self::give_back`]). Freeing the seat
+    /// instead would throw the player out with a revoked token and no word why.
+    async fn give_to_computer(&mut self, seat: Seat, target: Seat, level: Level) -> Result<(), Refusal> {
+        self.require_host(seat)?;
+        if target == self.state.host {
+            return Err(Refusal::new(ErrorCode::BadMessage, "the host cannot give their own seat away"));
+        }
+        match &self.state.seats[target] {
+            None => {
+                return Err(Refusal::new(
+                    ErrorCode::BadMessage,
+                    format!("seat {target} is free: add a computer"),
+                ));
+            }
+            Some(o) if o.computer() => {
+                return Err(Refusal::new(ErrorCode::BadMessage, format!("a computer holds seat {target}")));
+            }
+            Some(o) if o.benched => return Ok(()),
+            Some(_) => {}
+        }
+        self.commit(Entry::GivenToComputer { seat: target, level }).await?;
+        self.turns.clear(target);
+        info!(seat = %target, ?level, "seat given to the computer");
+        self.publish();
+        Ok(())
+    }
+
+    /// The host gives a seat the computer plays since [`Self::give_to_computer`] back
+    /// to its player, whose open connection sees the hand again at once.
+    async fn give_back(&mut self, seat: Seat, target: Seat) -> Result<(), Refusal> {
+        self.require_host(seat)?;
+        if !self.state.benched(target) {
+            return Err(Refusal::new(
+                ErrorCode::BadMessage,
+                format!("seat {target} was not given to the computer"),
+            ));
+        }
+        self.commit(Entry::GivenBack { seat: target }).await?;
+        info!(seat = %target, "seat given back");
         self.publish();
         Ok(())
     }

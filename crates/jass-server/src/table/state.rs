@@ -29,7 +29,11 @@ pub(crate) struct Occupant {
     /// the seat until the next deal (issue 14 point 1: a seat freed mid-round and
     /// joined again must not show the round's hand to whoever joined).
     pub(crate) waiting: bool,
-    /// A computer seat's level (a human's is `normal` and unused).
+    /// The host gave the seat to the computer: it plays the seat at `level`, the
+    /// player keeps it (and the token) and watches without a hand until given it back.
+    pub(crate) benched: bool,
+    /// A computer seat's level, or the computer's for a benched player (a human's is
+    /// `normal` and unused).
     pub(crate) level: Level,
 }
 
@@ -37,6 +41,12 @@ impl Occupant {
     /// Whether a computer player holds the seat.
     pub(crate) const fn computer(&self) -> bool {
         self.token_hash.is_none()
+    }
+
+    /// Whether the computer plays the seat for good: a computer's seat, or one the
+    /// host gave to the computer.
+    pub(crate) const fn played_by_computer(&self) -> bool {
+        self.computer() || self.benched
     }
 }
 
@@ -89,6 +99,9 @@ pub(crate) enum ApplyError {
     /// A round-ending card stored without the next round's seed.
     #[error("a round ended without a stored seed")]
     MissingSeed,
+    /// A seat given to the computer or back that is not a player's, or not given.
+    #[error("a seat given to the computer or back that does not fit")]
+    SeatMismatch,
 }
 
 /// Everything the store's entries say about a table.
@@ -179,13 +192,36 @@ impl TableState {
             Entry::Seated { seat, name, token_hash } => {
                 let name = shown_name(*seat, name);
                 let waiting = self.playing();
-                self.seats[*seat] =
-                    Some(Occupant { name, token_hash: Some(*token_hash), waiting, level: Level::Normal });
+                self.seats[*seat] = Some(Occupant {
+                    name,
+                    token_hash: Some(*token_hash),
+                    waiting,
+                    benched: false,
+                    level: Level::Normal,
+                });
             }
             Entry::ComputerSeated { seat, level } => {
-                let occupant =
-                    Occupant { name: computer_name(*seat), token_hash: None, waiting: false, level: *level };
+                let occupant = Occupant {
+                    name: computer_name(*seat),
+                    token_hash: None,
+                    waiting: false,
+                    benched: false,
+                    level: *level,
+                };
                 self.seats[*seat] = Some(occupant);
+            }
+            Entry::GivenToComputer { seat, level } => {
+                let o = self.seats[*seat]
+                    .as_mut()
+                    .filter(|o| !o.computer() && !o.benched)
+                    .ok_or(ApplyError::SeatMismatch)?;
+                o.benched = true;
+                o.level = *level;
+            }
+            Entry::GivenBack { seat } => {
+                let o = self.seats[*seat].as_mut().filter(|o| o.benched).ok_or(ApplyError::SeatMismatch)?;
+                o.benched = false;
+                o.level = Level::Normal;
             }
             Entry::Freed { seat } => {
                 self.seats[*seat] = None;
@@ -269,15 +305,20 @@ impl TableState {
         }
     }
 
-    /// The level the computer plays this seat at: the level of a computer seat, and
-    /// `normal` for a stand-in (issue 17 point 3).
+    /// The level the computer plays this seat at: the level of a computer seat or of
+    /// a seat given to the computer, and `normal` for a stand-in.
     pub(crate) fn computer_level(&self, seat: Seat) -> Level {
-        self.seats[seat].as_ref().filter(|o| o.computer()).map_or(Level::Normal, |o| o.level)
+        self.seats[seat].as_ref().filter(|o| o.played_by_computer()).map_or(Level::Normal, |o| o.level)
     }
 
     /// Whether the seat's player takes over only at the next deal.
     pub(crate) fn waiting(&self, seat: Seat) -> bool {
         self.seats[seat].as_ref().is_some_and(|o| o.waiting)
+    }
+
+    /// Whether the host gave the seat to the computer (its player watches).
+    pub(crate) fn benched(&self, seat: Seat) -> bool {
+        self.seats[seat].as_ref().is_some_and(|o| o.benched)
     }
 
     /// Whether a game action decided on `version` was decided on the game as it is.
