@@ -412,7 +412,7 @@ const TEXT = {
     givenBackOther: '{name} spielt wieder.',
     benchedSelf: 'Der Gastgeber hat deinen Platz dem Computer gegeben; er spielt ihn jetzt. Du schaust zu; der Gastgeber kann dir den Platz jederzeit zurückgeben.',
     giveBackTo: 'An {name} zurückgeben',
-    giveBackShort: 'Zurückgeben',
+    giveBackShort: 'Zurück',
     otherDevice: 'Anderes Gerät',
     otherDeviceTitle: 'Auf einem anderen Gerät weiterspielen',
     otherDeviceNote: 'Öffne diesen Link oder scanne den Code auf dem anderen Gerät: es übernimmt deinen Platz, und diese Seite spielt ihn nicht mehr. Wer diesen Link hat, kann deinen Platz spielen – nicht weitergeben.',

@@ -261,10 +261,12 @@ function seatExtras(view, s, env, ui) {
     for (let i = 0; i < n; i++) backs.append(h('span', { class: 'back' }));
     out.push(backs);
   }
-  // Weis: points during the first trick, the winning team's cards after it.
+  // Weis: points during the first trick (until it is collected), the winning team's
+  // cards after it.
   const decl = g.weis.filter((w) => w.seat === s);
+  const firstShown = shownTrick(view, ui) === 0;
   if (decl.length) {
-    if (g.trick.number === 0 && !g.weis_result) {
+    if (firstShown || (g.trick.number === 0 && !g.weis_result)) {
       out.push(h('div', { class: 'weis-badge', testid: `weis-points-${s}` },
         `${t('weis')} ${decl.flatMap((w) => w.points).join(' + ')}`));
     } else if (g.weis_result && g.weis_result.team === s % 2 && g.trick.number <= 1) {
@@ -283,6 +285,11 @@ function seatExtras(view, s, env, ui) {
 }
 
 // ---------------------------------------------------------------- trick
+
+/** The number of the trick on the felt: a finished one still held, or the one in play. */
+function shownTrick(view, ui) {
+  return ui.pause && ui.held ? ui.held.trick : view.game.trick.number;
+}
 
 function trickView(view, env, ui) {
   const g = view.game;
@@ -554,14 +561,25 @@ export function renderGame(view, env, ui) {
   const summary = g.phase === 'choosing' && lr && !ui.summaryClosed.has(roundKey(view)) && !ninthShown
     ? roundSummary(view, lr, env, true, roundTricks(view, ui)) : null;
   const middle = summary || (ninthShown || !(wide && dialog) ? trickView(view, env, ui) : null);
-  const table = h('section', { class: 'table-area', testid: 'table' },
+  // The contract dialog (but on a wide screen, where it sits beside the summary) and
+  // the Weis to declare open as a sheet over the bottom of the felt, where only your
+  // own seat is (your card is not played yet): nothing above the hand changes height.
+  const weisOpen = g.phase === 'playing' && g.seat != null ? weisChooser(view, env, ui) : null;
+  const sheet = (!wide && dialog) || weisOpen;
+  // The first trick lies higher on the felt (room for the Weis sheet under it); from
+  // the second on it lies lower (room for the Weis shown beside the seats above it).
+  // It moves only while the felt is empty, between the two.
+  const first = g.phase === 'playing' && !ninthShown && shownTrick(view, ui) === 0;
+  const table = h('section', { class: `table-area${sheet ? ` has-sheet sheet-${weisOpen ? 'weis' : 'contract'}` : ''}${first ? ' trick-first' : ''}`, testid: 'table' },
     [0, 1, 2, 3].map((s) => seatBox(view, s, env, seatExtras(view, s, env, ui), ui)),
-    h('div', { class: `center${wide && dialog ? ' with-dialog' : ''}` }, middle, wide ? dialog : null));
+    h('div', { class: `center${wide && dialog ? ' with-dialog' : ''}` }, middle, wide ? dialog : null),
+    sheet ? h('div', { class: 'felt-sheet' }, sheet) : null);
 
   const a = g.allowed;
   const legal = new Set(a.cards);
   // Issue 15 point 6: eight or nine playable cards do not fit a phone's width at 44 px a strip: two rows.
-  const rows2 = g.phase === 'playing' && g.hand.length > 7;
+  // The same in every phase, so the hand does not reflow when play begins.
+  const rows2 = g.hand.length > 7;
   // While the ninth trick shows, the hands are empty as at the table: the next deal
   // fans in after it.
   const held = ninthShown ? [] : g.hand;
@@ -598,8 +616,7 @@ export function renderGame(view, env, ui) {
       g.weis_result.team == null ? t('weisNone') : t('weisWon', { team: shortTeam(view, g.weis_result.team), points: g.weis_result.points }));
   }
 
-  const weisOpen = g.phase === 'playing' && g.seat != null ? weisChooser(view, env, ui) : null;
-  return h('div', { class: `screen game phase-${g.phase}${g.seat == null ? ' spectator' : ''}${dialog && !wide ? ' dialog-below' : ''}${weisOpen ? ' weis-open' : ''}` },
+  return h('div', { class: `screen game phase-${g.phase}${g.seat == null ? ' spectator' : ''}` },
     h('div', { class: 'play-col' },
       table,
       me != null && g.phase !== 'over' && atTarget(view, me % 2)
@@ -608,8 +625,6 @@ export function renderGame(view, env, ui) {
           a.bedanke ? h('span', {}, ` ${t('targetReachedBedanke')}`) : null)
         : null,
       h('div', { class: 'under-table' }, statusLine(view, ui), weisInfo, actions),
-      wide ? null : dialog,
-      weisOpen,
       g.seat != null ? hand
         : me != null && view.seats[me]?.benched ? h('p', { class: 'panel waiting-self', testid: 'benched-self', role: 'status' }, t('benchedSelf'))
         : me != null ? h('p', { class: 'panel waiting-self', testid: 'waiting-self' }, t('waitingSelf'))
@@ -919,10 +934,16 @@ export function renderApp(view, env, ui) {
     body.classList.add('stale');
     body.setAttribute('aria-busy', 'true');
   }
+  // The connection banner and notices float over the top bar: what they say comes
+  // and goes during a round, and the table under them must not move.
+  const banner = connBanner(env.status);
+  const toasts = banner || ui.notice
+    ? h('div', { class: 'toasts' }, banner,
+      ui.notice ? h('div', { class: `notice ${ui.noticeKind || 'error'}`, testid: 'notice', role: 'status' }, ui.notice) : null)
+    : null;
   return h('div', { class: 'app-root' },
     topBar(view, env, ui),
-    connBanner(env.status),
-    ui.notice ? h('div', { class: `notice ${ui.noticeKind || 'error'}`, testid: 'notice', role: 'status' }, ui.notice) : null,
+    toasts,
     body);
 }
 

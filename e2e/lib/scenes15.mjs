@@ -13,7 +13,7 @@ export const SEATS = [
   { name: 'Carla', connected: true }, { name: 'Dan', connected: false },
 ];
 
-const NONE = { schiebe: false, choose: false, cards: [], weis: [], weis_points: [], stoeck: false, bedanke: true };
+export const NONE = { schiebe: false, choose: false, cards: [], weis: [], weis_points: [], stoeck: false, bedanke: true };
 
 /** The nine tricks of a finished round, as `GET /api/tables/{table}/rounds` gives them (protocol.md 3). */
 export const ROUND_TRICKS = [
@@ -54,7 +54,7 @@ export function view(g, extra = {}) {
 }
 
 /** Seats from `leader` on, playing `cards`. */
-const played = (leader, cards) => cards.map((card, j) => ({ seat: (leader + j) % 4, card }));
+export const played = (leader, cards) => cards.map((card, j) => ({ seat: (leader + j) % 4, card }));
 
 export const SCENES = {
   // The partner pushed: Carla chooses, last round's summary on the felt.
