@@ -4,48 +4,17 @@
 // star, a sheet, a notice) covers a card on the felt, and the phone's trick cards use
 // the room the felt has. Canned views (lib/scenes15.mjs) rendered by the real client
 // over a static server; screenshots to artifacts/round-*.png.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { startStatic } from './lib/static.mjs';
-import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
-import { ROUND_TRICKS, LAST_ROUND, game, view, played, NONE } from './lib/scenes15.mjs';
-import { serveRounds } from './lib/pages.mjs';
+import { DESKTOP, PHONE } from './lib/browser.mjs';
+import { LAST_ROUND, game, view, played, NONE } from './lib/scenes15.mjs';
+import { ARTIFACTS, cannedSuite, openCanned, imagesLoaded } from './lib/canned.mjs';
 
-const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 const SIZES = [['phone', PHONE], ['desktop', DESKTOP]];
 const LANGS = ['de', 'en'];
 
-let server;
-let base;
-let browser;
-
-before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  server = await startStatic();
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-async function open(size, lang) {
-  const phone = size === PHONE;
-  const ctx = await browser.newContext({ viewport: size, hasTouch: phone, isMobile: phone, reducedMotion: 'reduce' });
-  await ctx.addInitScript((l) => localStorage.setItem('jass:lang', l), lang);
-  await serveRounds(ctx, ROUND_TRICKS);
-  await ctx.route('**/api/presets', (r) => r.fulfill({ json: { default: 'swisslos', presets: [] } }));
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(`${base}/`);
-  page.errors = errors;
-  return page;
-}
+const suite = cannedSuite();
+const open = (size, lang) => openCanned(suite, size, { lang });
 
 /** Renders `msg` (optionally with a notice or a connection status) and waits for its images. */
 async function show(page, msg, { notice = null, status = 'open', release = false } = {}) {
@@ -59,7 +28,7 @@ async function show(page, msg, { notice = null, status = 'open', release = false
     }
   }
   if (notice) await page.evaluate((n) => { window.__jass.ui.notice = n; window.__jass.ui.noticeKind = 'info'; window.__jassRender({ type: 'state', version: window.__jass.version, view: window.__jass.view }); }, notice);
-  await page.evaluate(() => Promise.all([...document.images].map((i) => (i.complete ? 0 : new Promise((r) => { i.onload = r; i.onerror = r; })))));
+  await imagesLoaded(page);
 }
 
 /** Top and height of the top bar, the felt, the control rows and the hand. */

@@ -2,63 +2,24 @@
 // at 390×844 (touch) and 1280×800, from canned views (lib/scenes15.mjs) rendered by
 // the real client over a static server. Screenshots of each scene, in both
 // languages and both decks, go to artifacts/layout-*.png.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { startStatic } from './lib/static.mjs';
-import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
-import { SCENES, ROUND_TRICKS, LAST_ROUND, completedTrick, game, view } from './lib/scenes15.mjs';
+import { DESKTOP, PHONE } from './lib/browser.mjs';
+import { SCENES, LAST_ROUND, completedTrick, game, view } from './lib/scenes15.mjs';
 import { smallTargets } from './lib/targets.mjs';
-import { serveRounds } from './lib/pages.mjs';
+import { ARTIFACTS, cannedSuite, openCanned, imagesLoaded } from './lib/canned.mjs';
 
-const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 const SIZES = [['phone', PHONE], ['desktop', DESKTOP]];
 const tid = (id) => `[data-testid="${id}"]`;
 
-let server;
-let base;
-let browser;
-
-before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  server = await startStatic();
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-/** A page at `size`; reduced motion unless `motion` (boxes are measured at rest). */
-async function open(size, { lang = 'en', deck = 'french', motion = false } = {}) {
-  const phone = size === PHONE;
-  const ctx = await browser.newContext({
-    viewport: size, hasTouch: phone, isMobile: phone, reducedMotion: motion ? 'no-preference' : 'reduce',
-  });
-  await ctx.addInitScript(([l, d]) => {
-    localStorage.setItem('jass:lang', l);
-    localStorage.setItem('jass:cards', d);
-  }, [lang, deck]);
-  // The canned summary's tricks (the client asks the server for them); the start page,
-  // passed on the way to a canned table, asks for the presets.
-  await serveRounds(ctx, ROUND_TRICKS);
-  await ctx.route('**/api/presets', (r) => r.fulfill({ json: { default: 'swisslos', presets: [] } }));
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(`${base}/`);
-  page.errors = errors;
-  return page;
-}
+const suite = cannedSuite();
+const open = (size, opts) => openCanned(suite, size, opts);
 
 async function show(page, msg) {
   await page.evaluate((m) => window.__jassRender(m), msg);
   await page.waitForSelector(tid('table'));
   // Let card images load so their boxes have their final height.
-  await page.evaluate(() => Promise.all([...document.images].map((i) => (i.complete ? 0 : new Promise((r) => { i.onload = r; i.onerror = r; })))));
+  await imagesLoaded(page);
 }
 
 /** Every card of the hand lies inside the viewport, nothing covering its index. */
