@@ -610,6 +610,13 @@ export function renderGame(view, env, ui) {
     me != null ? h('button', { class: 'small-btn', action: 'other-device', testid: 'other-device-btn' }, t('otherDevice')) : null,
     reached ? null : bedanke);
 
+  // On a phone the Jasstafel is below the fold: the totals are on a line of their own
+  // under the felt, yours first (the Weis won beside them).
+  const mineTeam = me != null ? me % 2 : 0;
+  const scoreLine = h('div', { class: 'score-line', testid: 'score-line' },
+    [mineTeam, 1 - mineTeam].map((tm) => h('span', { class: `sl-team${me != null && tm === mineTeam ? ' mine' : ''}` },
+      `${shortTeam(view, tm)} `, h('strong', {}, String(g.totals[tm])))),
+    h('span', { class: 'sl-target' }, `/ ${view.options.target}`));
   let weisInfo = null;
   if (g.weis_result && g.phase === 'playing') {
     weisInfo = h('div', { class: 'weis-info muted', testid: 'weis-result' },
@@ -624,7 +631,7 @@ export function renderGame(view, env, ui) {
           h('strong', {}, t('targetReached', { total: g.totals[me % 2], target: view.options.target })),
           a.bedanke ? h('span', {}, ` ${t('targetReachedBedanke')}`) : null)
         : null,
-      h('div', { class: 'under-table' }, statusLine(view, ui), weisInfo, actions),
+      h('div', { class: 'under-table' }, statusLine(view, ui), scoreLine, weisInfo, actions),
       g.seat != null ? hand
         : me != null && view.seats[me]?.benched ? h('p', { class: 'panel waiting-self', testid: 'benched-self', role: 'status' }, t('benchedSelf'))
         : me != null ? h('p', { class: 'panel waiting-self', testid: 'waiting-self' }, t('waitingSelf'))
