@@ -112,6 +112,9 @@ pub struct Config {
     /// A token that opens `/api/stats` to a request from any address
     /// (`Authorization: Bearer TOKEN`); without it only loopback requests see them.
     pub stats_token: Option<String>,
+    /// This node's name, sent as `x-jass-node` on every answer: behind a balancer it
+    /// tells which node served a request.
+    pub node_name: Option<String>,
     /// On shutdown, how long to wait for sockets and table actors to finish.
     pub shutdown_grace: Duration,
     /// A folder to serve the browser client from (at `/` and `/t/{table}`) instead of
@@ -160,6 +163,7 @@ impl Default for Config {
             max_spectators_per_ip: 4,
             finished_retention: Duration::from_secs(30 * 24 * 60 * 60),
             stats_token: None,
+            node_name: None,
             shutdown_grace: Duration::from_secs(10),
             web_dir: None,
         }

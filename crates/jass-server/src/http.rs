@@ -54,6 +54,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
     router
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(crate::headers::security_headers))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), crate::headers::node_name))
         .layer(TraceLayer::new_for_http())
         .with_state(app)
 }
@@ -253,7 +254,13 @@ async fn create(
     }
     bump(&app.stats.counters.tables_created);
     tracing::info!(table = %id, "table created");
-    Ok((StatusCode::CREATED, axum::Json(joined)).into_response())
+    // The new table's id as a header too: a balancer in front of several nodes learns
+    // from it which node holds the table (deploy/haproxy.cfg, `stick store-response`).
+    let mut res = (StatusCode::CREATED, axum::Json(joined)).into_response();
+    if let Ok(value) = axum::http::HeaderValue::from_str(&id) {
+        res.headers_mut().insert(crate::headers::TABLE, value);
+    }
+    Ok(res)
 }
 
 /// `POST /api/tables/{table}/seats`.

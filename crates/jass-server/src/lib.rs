@@ -86,6 +86,8 @@ pub(crate) struct App {
     pub(crate) computers: Arc<computer::Pool>,
     /// The browser client's files.
     pub(crate) web: web::Web,
+    /// `x-jass-node` on every answer (`--node-name`), checked once at start.
+    pub(crate) node_header: Option<axum::http::HeaderValue>,
 }
 
 impl App {
@@ -242,8 +244,16 @@ async fn serve_tables(
             .map_err(|e| std::io::Error::other(format!("--web-dir {}: {e}", dir.display())))?,
         None => web::Web::embedded(),
     };
+    let node_header = match &config.node_name {
+        Some(name) => Some(
+            axum::http::HeaderValue::from_str(name)
+                .map_err(|_| std::io::Error::other(format!("--node-name {name:?}: not a header value")))?,
+        ),
+        None => None,
+    };
     let app = Arc::new(App {
         web,
+        node_header,
         computers,
         registry: Arc::new(Registry::new(config.max_tables)),
         connections: Arc::new(Semaphore::new(config.max_connections)),

@@ -120,6 +120,10 @@ struct Args {
     /// `Authorization: Bearer TOKEN`); without it only the server's own machine may.
     #[arg(long, env = "JASS_STATS_TOKEN", hide_env_values = true)]
     stats_token: Option<String>,
+    /// This node's name, sent as `x-jass-node` on every answer (behind a balancer:
+    /// which node served a request).
+    #[arg(long, env = "JASS_NODE_NAME")]
+    node_name: Option<String>,
     /// An operator's task instead of serving.
     #[command(subcommand)]
     command: Option<Task>,
@@ -188,6 +192,7 @@ impl Args {
             http_rate_per_second: self.http_rate_per_second.unwrap_or(d.http_rate_per_second),
             allowed_origins: self.allowed_origins.clone(),
             stats_token: self.stats_token.clone().filter(|t| !t.is_empty()),
+            node_name: self.node_name.clone().filter(|t| !t.is_empty()),
             rate_burst: self.rate_burst.unwrap_or(d.rate_burst),
             rate_per_second: self.rate_per_second.unwrap_or(d.rate_per_second),
             table_idle_timeout: self
