@@ -115,6 +115,10 @@ pub struct Config {
     /// This node's name, sent as `x-jass-node` on every answer: behind a balancer it
     /// tells which node served a request.
     pub node_name: Option<String>,
+    /// Balancers whose connections start with a PROXY protocol header giving the
+    /// client's address (`--trusted-proxy`): that address then counts for the
+    /// per-address limits and the operator check, not the balancer's.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// On shutdown, how long to wait for sockets and table actors to finish.
     pub shutdown_grace: Duration,
     /// A folder to serve the browser client from (at `/` and `/t/{table}`) instead of
@@ -164,6 +168,7 @@ impl Default for Config {
             finished_retention: Duration::from_secs(30 * 24 * 60 * 60),
             stats_token: None,
             node_name: None,
+            trusted_proxies: Vec::new(),
             shutdown_grace: Duration::from_secs(10),
             web_dir: None,
         }

@@ -38,6 +38,7 @@ mod operator;
 mod origin;
 mod pace;
 mod per_ip;
+mod proxy;
 mod ratelimit;
 mod registry;
 mod serve;

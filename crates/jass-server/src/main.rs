@@ -124,6 +124,11 @@ struct Args {
     /// which node served a request).
     #[arg(long, env = "JASS_NODE_NAME")]
     node_name: Option<String>,
+    /// A balancer (an IP address; repeat, or separate with commas) whose connections
+    /// start with a PROXY protocol header (HAProxy's `send-proxy-v2`): the client's
+    /// address in it counts for the per-address limits and the operator check.
+    #[arg(long = "trusted-proxy", env = "JASS_TRUSTED_PROXIES", value_delimiter = ',')]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// An operator's task instead of serving.
     #[command(subcommand)]
     command: Option<Task>,
@@ -193,6 +198,7 @@ impl Args {
             allowed_origins: self.allowed_origins.clone(),
             stats_token: self.stats_token.clone().filter(|t| !t.is_empty()),
             node_name: self.node_name.clone().filter(|t| !t.is_empty()),
+            trusted_proxies: self.trusted_proxies.clone(),
             rate_burst: self.rate_burst.unwrap_or(d.rate_burst),
             rate_per_second: self.rate_per_second.unwrap_or(d.rate_per_second),
             table_idle_timeout: self

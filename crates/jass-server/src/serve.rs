@@ -70,20 +70,26 @@ pub(crate) async fn serve(listener: TcpListener, router: Router, app: Arc<App>, 
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
-        let Some(slot) = app.per_ip.http_connect(peer.ip()) else {
-            bump(&app.stats.counters.http_connection_refusals);
-            let _ = tcp.try_write(REFUSAL);
+        if crate::proxy::trusted(peer.ip(), &app.config.trusted_proxies) {
+            // A balancer's connection: the client's address comes first (PROXY
+            // protocol), read in the connection's own task within the header timeout.
+            let Some(guard) = app.guards.guard() else { break };
+            let (router, app, stopping) = (router.clone(), Arc::clone(&app), stopping.clone());
+            tokio::spawn(async move {
+                let mut tcp = tcp;
+                match crate::proxy::read_client(&mut tcp, peer, app.config.http_header_timeout).await {
+                    Ok(client) => {
+                        if let Some((conn, slot)) = Conn::admit(tcp, client, &router, &app) {
+                            conn.run(slot, guard, stopping).await;
+                        }
+                    }
+                    Err(e) => tracing::warn!(%peer, error = %e, "a trusted proxy's connection is not served"),
+                }
+            });
             continue;
-        };
+        }
+        let Some((conn, slot)) = Conn::admit(tcp, peer, &router, &app) else { continue };
         let Some(guard) = app.guards.guard() else { break };
-        let conn = Conn {
-            tcp,
-            peer,
-            router: router.clone(),
-            header_timeout: app.config.http_header_timeout,
-            linger: app.config.close_linger,
-            app: Arc::clone(&app),
-        };
         tokio::spawn(conn.run(slot, guard, stopping.clone()));
     }
 }
@@ -107,6 +113,25 @@ struct Conn {
 }
 
 impl Conn {
+    /// A connection from `peer` (the client, behind a trusted balancer too), unless its
+    /// address is at its limit of HTTP connections: then it gets the refusal.
+    fn admit(tcp: TcpStream, peer: SocketAddr, router: &Router, app: &Arc<App>) -> Option<(Self, IpSlot)> {
+        let Some(slot) = app.per_ip.http_connect(peer.ip()) else {
+            bump(&app.stats.counters.http_connection_refusals);
+            let _ = tcp.try_write(REFUSAL);
+            return None;
+        };
+        let conn = Self {
+            tcp,
+            peer,
+            router: router.clone(),
+            header_timeout: app.config.http_header_timeout,
+            linger: app.config.close_linger,
+            app: Arc::clone(app),
+        };
+        Some((conn, slot))
+    }
+
     /// Serves requests until the peer closes, a timeout, an upgrade, or shutdown.
     async fn run(self, slot: IpSlot, guard: TaskGuard, stopping: Shutdown) {
         let Self { tcp, peer, router, header_timeout, linger, app } = self;

@@ -10,6 +10,9 @@
 //!    entry was rewritten by the request that moved it), and one that never moved
 //!    goes back to its node.
 //!
+//! Every connection to a node starts with the client's address (PROXY protocol v2,
+//! `--trusted-proxy`), so a node's per-address limits and operator check see players.
+//!
 //! The nodes here keep separate SQLite files, so a moved table is unknown where it
 //! lands (404): this test is about where requests go, not about what a node does
 //! with a table it does not hold.
@@ -88,7 +91,11 @@ impl Balancer {
         let b = Self { child, addr, stats };
         let deadline = Instant::now() + Duration::from_secs(10);
         while TcpStream::connect(addr).await.is_err() {
-            assert!(Instant::now() < deadline, "haproxy did not come up: {}", std::fs::read_to_string(log).unwrap());
+            assert!(
+                Instant::now() < deadline,
+                "haproxy did not come up: {}",
+                std::fs::read_to_string(log).unwrap()
+            );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         b
@@ -116,7 +123,21 @@ impl Reply {
 }
 
 async fn request(addr: SocketAddr, method: &str, path: &str, body: &str, extra: &str) -> Reply {
-    let mut s = TcpStream::connect(addr).await.unwrap();
+    request_from("127.0.0.1", addr, method, path, body, extra).await
+}
+
+/// [`request`] from a chosen loopback address.
+async fn request_from(
+    from: &str,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    extra: &str,
+) -> Reply {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    let mut s = socket.connect(addr).await.unwrap();
     let req = format!(
         "{method} {path} HTTP/1.1\r\nhost: jass.test\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{extra}connection: close\r\n\r\n{body}",
         body.len()
@@ -147,7 +168,8 @@ async fn request(addr: SocketAddr, method: &str, path: &str, body: &str, extra: 
 
 /// Which node each path of `table` reached.
 async fn nodes_of(addr: SocketAddr, table: &str) -> Vec<String> {
-    let ws = "upgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    let ws =
+        "upgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
     let mut out = Vec::new();
     for (method, path, body, extra) in [
         ("GET", format!("/api/tables/{table}"), "", ""),
@@ -178,7 +200,7 @@ async fn haproxy_routes_a_table_to_its_node_moves_it_when_the_node_dies_and_not_
         let name = format!("n{}", i + 1);
         async move {
             let mut args: Vec<&str> = OPEN.to_vec();
-            args.extend(["--node-name", name.as_str()]);
+            args.extend(["--node-name", name.as_str(), "--trusted-proxy", "127.0.0.1"]);
             Proc::start(&db, ports[i], &args).await
         }
     };
@@ -195,6 +217,17 @@ async fn haproxy_routes_a_table_to_its_node_moves_it_when_the_node_dies_and_not_
     })
     .await;
 
+    // The nodes see the players' addresses, not the balancer's (PROXY protocol): a
+    // player on 127.0.0.2 is no operator, though the balancer is on this machine.
+    let r = request_from("127.0.0.2", lb.addr, "GET", "/api/stats", "", "").await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("operator_only"));
+    assert_eq!(
+        request(lb.addr, "GET", "/api/stats", "", "").await.status,
+        200,
+        "the operator on this machine"
+    );
+
     // 1. New tables spread over both nodes, and stick to the one that made them.
     let mut made: Vec<(String, String)> = Vec::new();
     for _ in 0..TABLES {
@@ -205,7 +238,10 @@ async fn haproxy_routes_a_table_to_its_node_moves_it_when_the_node_dies_and_not_
         made.push((id, r.node().to_owned()));
     }
     let on_n1 = made.iter().filter(|(_, n)| n == "n1").count();
-    assert!((TABLES / 3..=TABLES * 2 / 3).contains(&on_n1), "{on_n1} of {TABLES} tables on n1: not the least-loaded node");
+    assert!(
+        (TABLES / 3..=TABLES * 2 / 3).contains(&on_n1),
+        "{on_n1} of {TABLES} tables on n1: not the least-loaded node"
+    );
     for (table, node) in &made {
         let seen = nodes_of(lb.addr, table).await;
         assert!(seen.iter().all(|n| n == node), "{table} made on {node}, reached {seen:?}");
