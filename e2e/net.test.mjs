@@ -85,6 +85,33 @@ test('a socket whose pings go unanswered is dropped within 10 s and reopened', (
   assert.equal(last().sent[0].type, 'hello');
 });
 
+test('after a broken socket the first try comes within 0.3 s, the next ones back off', () => {
+  conn = new TableConnection('t', 'tok', {});
+  conn.connect();
+  last().welcome();
+  // The node behind the balancer died: the socket closes abnormally.
+  last().serverClose(1006);
+  assert.equal(FakeSocket.all.length, 1);
+  advance(300);
+  assert.equal(FakeSocket.all.length, 2, 'a failover is a blip, not a wait (before: 0.75–1.25 s)');
+  // That try fails too: now it waits 1 s (±25 %), then 2 s.
+  last().serverClose(1006);
+  advance(700);
+  assert.equal(FakeSocket.all.length, 2, 'no second try within 0.7 s');
+  advance(600);
+  assert.equal(FakeSocket.all.length, 3);
+  last().serverClose(1006);
+  advance(1400);
+  assert.equal(FakeSocket.all.length, 3, 'then 2 s (±25 %)');
+  advance(1200);
+  assert.equal(FakeSocket.all.length, 4);
+  // Once welcomed again, the next break is again retried at once.
+  last().welcome();
+  last().serverClose(1012);
+  advance(300);
+  assert.equal(FakeSocket.all.length, 5);
+});
+
 test('a game action tapped into a dead socket is sent again with its version', async () => {
   conn = new TableConnection('t', 'tok', {});
   conn.connect();

@@ -1,5 +1,5 @@
 // The table's WebSocket: hello, requests with ids, a heartbeat, and reconnecting with
-// backoff (1, 2, 4 … s capped at 10 s, with jitter). Close codes 4001, 4003 and 4004
+// backoff (a first try within 0.3 s, then 1, 2, 4 … s capped at 10 s, with jitter). Close codes 4001, 4003 and 4004
 // stop it.
 //
 // Liveness (issue 14 point 4): a phone in a tunnel keeps its socket "open" for
@@ -209,9 +209,14 @@ export class TableConnection {
   scheduleReconnect() {
     if (this.stopped) return;
     this.setStatus('reconnecting');
-    const base = Math.min(10, 2 ** this.attempt);
+    // The first try after a socket broke comes at once (0–300 ms, spread so a whole
+    // node's players do not arrive together): a node that died or was stopped is
+    // replaced behind the balancer in that time, so a failover is a blip. Then 1, 2,
+    // 4 … s, at most 10 s, with jitter.
+    const delay = this.attempt === 0
+      ? Math.random() * 300
+      : Math.min(10_000, Math.min(10, 2 ** (this.attempt - 1)) * 1000 * (0.75 + Math.random() * 0.5));
     this.attempt += 1;
-    const delay = Math.min(10_000, base * 1000 * (0.75 + Math.random() * 0.5));
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
   }
