@@ -6,10 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # What the tests run besides our own binaries, from Debian's packages when missing:
-# HAProxy (the routing test in front of two nodes), Chromium (the browser tests),
-# docker-compose (to validate the deployment file).
+# HAProxy (the routing test in front of two nodes), PostgreSQL (the PostgreSQL
+# store's tests start throw-away clusters of their own), Chromium (the browser
+# tests), docker-compose (to validate the deployment file).
 need=()
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 command -v chromium >/dev/null 2>&1 || need+=(chromium fonts-dejavu-core)
 command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,0 +1,228 @@
+//! The PostgreSQL store: the same table log as the embedded SQLite store
+//! (`jass_store`), in a database several nodes can reach, so a table outlives the
+//! machine that served it.
+//!
+//! # Layout
+//! - [`PgDatabase`]: the handle async code holds; cheap to clone. Its calls mirror
+//!   `jass_store::Database`'s, and return the same row types.
+//! - `writer`: one task with its own connection takes every waiting write, runs them in
+//!   **one** transaction and answers only after `COMMIT` returned (group commit).
+//! - `schema`: the tables, the check that a database is ours (a foreign or newer one
+//!   is refused untouched), and reading back.
+//! - [`throwaway`]: a PostgreSQL cluster on loopback for tests and benches.
+//!
+//! Reads (a record download, a kept game) go through a small pool, so they never wait
+//! behind the writer.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use jass_store::{KeptGame, Metrics, TableRows};
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::NoTls;
+
+mod schema;
+pub mod throwaway;
+mod writer;
+
+pub use schema::{APPLICATION, SCHEMA_VERSION};
+use writer::{Counters, Job, Op, Writer};
+
+/// Writes waiting for the writer; a full queue fails a write at once (the server
+/// refuses that action and nothing changes), as in the embedded store.
+const QUEUE: usize = 8192;
+
+/// Connections the read pool keeps.
+const READERS: usize = 4;
+
+/// Why the store could not do something.
+#[derive(Debug, thiserror::Error)]
+pub enum PgError {
+    /// The database answered with an error, or the connection failed.
+    #[error("database: {}", detail(.0))]
+    Db(#[from] tokio_postgres::Error),
+    /// A pooled connection could not be had.
+    #[error("database pool: {0}")]
+    Pool(String),
+    /// The database is not this server's.
+    #[error("not this server's database: {0}")]
+    Foreign(String),
+    /// The database was written by a newer server.
+    #[error("the database has layout {0}, newer than this server's {SCHEMA_VERSION}: refused, left as it is")]
+    Newer(i32),
+    /// The write's transaction failed (none of its batch counts).
+    #[error("store write failed: {0}")]
+    Failed(String),
+    /// The writer is gone or its queue is full.
+    #[error("store unavailable: {0}")]
+    Unavailable(&'static str),
+}
+
+/// What the database said (its message, not only "db error").
+fn detail(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{} ({})", db.message(), db.code().code()),
+        None => e.to_string(),
+    }
+}
+
+/// Unix seconds now.
+pub(crate) fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+/// The store's handle.
+#[derive(Clone, Debug)]
+pub struct PgDatabase {
+    queue: mpsc::Sender<Job>,
+    readers: Pool,
+    counters: Arc<Counters>,
+}
+
+impl PgDatabase {
+    /// Connects to `url` (`postgres://user@host:port/db`), creates the layout in an
+    /// empty database or checks it is ours, and reads every live table back.
+    ///
+    /// # Errors
+    /// The database cannot be reached, or is foreign or newer (left untouched).
+    pub async fn open(url: &str) -> Result<(Self, Vec<TableRows>), PgError> {
+        let config: tokio_postgres::Config = url.parse()?;
+        let (mut client, connection) = config.connect(NoTls).await?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::error!(error = %e, "the store's connection to PostgreSQL ended");
+            }
+        });
+        schema::prepare(&mut client).await?;
+        let tables = schema::load(&mut client).await?;
+        let next = client
+            .query("SELECT table_id, max(seq) + 1 FROM entries GROUP BY table_id", &[])
+            .await?
+            .iter()
+            .map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1)))
+            .collect();
+        let counters = Arc::new(Counters::default());
+        let (queue, rx) = mpsc::channel(QUEUE);
+        tokio::spawn(Writer { client, next, counters: Arc::clone(&counters) }.run(rx));
+        let manager =
+            Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let readers =
+            Pool::builder(manager).max_size(READERS).build().map_err(|e| PgError::Pool(e.to_string()))?;
+        Ok((Self { queue, readers, counters }, tables))
+    }
+
+    fn submit(&self, op: Op) -> impl Future<Output = Result<u64, PgError>> + Send + 'static {
+        let (done, rx) = oneshot::channel();
+        let sent = self.queue.try_send(Job { op, done });
+        async move {
+            match sent {
+                Ok(()) => rx.await.map_err(|_| PgError::Unavailable("the writer stopped"))?,
+                Err(mpsc::error::TrySendError::Full(_)) => Err(PgError::Unavailable("store queue full")),
+                Err(mpsc::error::TrySendError::Closed(_)) => Err(PgError::Unavailable("the writer stopped")),
+            }
+        }
+    }
+
+    /// Appends `entry` to `table`'s history; resolves once committed.
+    pub fn append(
+        &self,
+        table: &str,
+        entry: String,
+    ) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
+        let fut = self.submit(Op::Append { table: table.to_owned(), entry });
+        async move { fut.await.map(|_| ()) }
+    }
+
+    /// Deletes a table and its history (an unfinished table that expired idle).
+    pub fn delete_table(&self, table: &str) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
+        let fut = self.submit(Op::Delete { table: table.to_owned() });
+        async move { fut.await.map(|_| ()) }
+    }
+
+    /// Keeps a finished table out of start-up; purged after the retention.
+    pub fn archive(&self, table: &str) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
+        let fut = self.submit(Op::Archive { table: table.to_owned() });
+        async move { fut.await.map(|_| ()) }
+    }
+
+    /// Marks a table that could not be rebuilt; its history is kept whole.
+    pub fn quarantine(&self, table: &str) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
+        let fut = self.submit(Op::Quarantine { table: table.to_owned() });
+        async move { fut.await.map(|_| ()) }
+    }
+
+    /// Moves a table's entries after its first `keep` into `damaged` (kept, not
+    /// deleted), so the next append follows the last good entry.
+    pub fn set_aside(
+        &self,
+        table: &str,
+        keep: u64,
+        reason: &str,
+    ) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
+        let fut = self.submit(Op::SetAside { table: table.to_owned(), keep, reason: reason.to_owned() });
+        async move { fut.await.map(|_| ()) }
+    }
+
+    /// Keeps a finished game's record (once: a second keep changes nothing).
+    pub fn keep_game(
+        &self,
+        table: &str,
+        game: u32,
+        record: String,
+    ) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
+        let fut = self.submit(Op::KeepGame { table: table.to_owned(), game, record });
+        async move { fut.await.map(|_| ()) }
+    }
+
+    /// Deletes up to `limit` kept games that finished before `before` (Unix seconds).
+    pub fn purge_games(
+        &self,
+        before: i64,
+        limit: u32,
+    ) -> impl Future<Output = Result<u64, PgError>> + Send + 'static {
+        self.submit(Op::PurgeGames { before, limit })
+    }
+
+    /// Deletes up to `limit` tables archived before `before`, with their histories.
+    pub fn purge_archived(
+        &self,
+        before: i64,
+        limit: u32,
+    ) -> impl Future<Output = Result<u64, PgError>> + Send + 'static {
+        self.submit(Op::PurgeArchived { before, limit })
+    }
+
+    /// One table's history, archived or not.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub async fn read_table(&self, table: &str) -> Result<Option<TableRows>, PgError> {
+        let client = self.readers.get().await.map_err(|e| PgError::Pool(e.to_string()))?;
+        schema::read_table(&**client, table).await
+    }
+
+    /// Game `game` of `table` as kept, or its latest for `None`.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub async fn read_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptGame>, PgError> {
+        let client = self.readers.get().await.map_err(|e| PgError::Pool(e.to_string()))?;
+        schema::read_game(&**client, table, game).await
+    }
+
+    /// What the writer has done since it started.
+    #[must_use]
+    pub fn metrics(&self) -> Metrics {
+        let c = &self.counters;
+        Metrics {
+            commits: c.commits.load(Ordering::Relaxed),
+            writes: c.writes.load(Ordering::Relaxed),
+            largest_batch: c.largest_batch.load(Ordering::Relaxed),
+            commit_micros: c.commit_micros.load(Ordering::Relaxed),
+            ..Metrics::default()
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! The database's tables, the check that a database is ours, and reading it back.
+//!
+//! The layout follows the embedded store's (`jass_store`): tables, their entries in
+//! order, entries set aside as damaged, kept games. Entries are keyed by `(table_id,
+//! seq)`, so a table's history can never hold two entries at one place.
+
+use jass_store::{KeptGame, TableRows};
+use tokio_postgres::{Client, GenericClient};
+
+use crate::PgError;
+
+/// What `jass_meta.application` holds in this server's databases.
+pub const APPLICATION: &str = "jass-server";
+
+/// The layout this build writes. A newer database is refused, never rewritten.
+pub const SCHEMA_VERSION: i32 = 1;
+
+/// Serialises the first start of several nodes on one empty database.
+const INIT_LOCK: i64 = 0x4A61_7373;
+
+const CREATE: &str = "
+CREATE TABLE jass_meta (
+    id smallint PRIMARY KEY CHECK (id = 0),
+    application text NOT NULL,
+    schema_version integer NOT NULL
+);
+CREATE TABLE tables (
+    id text PRIMARY KEY,
+    last_active bigint NOT NULL,
+    archived_at bigint,
+    quarantined_at bigint
+);
+CREATE TABLE entries (
+    table_id text NOT NULL,
+    seq bigint NOT NULL,
+    entry text NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE TABLE damaged (
+    id bigserial PRIMARY KEY,
+    table_id text NOT NULL,
+    seq bigint NOT NULL,
+    entry text NOT NULL,
+    reason text NOT NULL,
+    at bigint NOT NULL
+);
+CREATE TABLE games (
+    table_id text NOT NULL,
+    game integer NOT NULL,
+    finished_at bigint NOT NULL,
+    record text NOT NULL,
+    PRIMARY KEY (table_id, game)
+);
+CREATE INDEX games_by_finish ON games (finished_at);
+CREATE INDEX tables_by_archive ON tables (archived_at) WHERE archived_at IS NOT NULL;
+";
+
+/// Creates the layout in an empty database, or checks that the database is one of
+/// ours at a version this build reads. Anything else is refused untouched.
+pub(crate) async fn prepare(client: &mut Client) -> Result<(), PgError> {
+    let tx = client.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&INIT_LOCK]).await?;
+    let ours = tx
+        .query_one(
+            "SELECT to_regclass('jass_meta') IS NOT NULL, \
+             (SELECT count(*) FROM pg_tables WHERE schemaname = current_schema())",
+            &[],
+        )
+        .await?;
+    let (has_meta, tables): (bool, i64) = (ours.get(0), ours.get(1));
+    if !has_meta {
+        if tables > 0 {
+            return Err(PgError::Foreign(format!(
+                "the database holds {tables} other tables and none of this server's: not ours, left alone"
+            )));
+        }
+        tx.batch_execute(CREATE).await?;
+        tx.execute(
+            "INSERT INTO jass_meta (id, application, schema_version) VALUES (0, $1, $2)",
+            &[&APPLICATION, &SCHEMA_VERSION],
+        )
+        .await?;
+        tx.commit().await?;
+        return Ok(());
+    }
+    let meta = tx.query_opt("SELECT application, schema_version FROM jass_meta WHERE id = 0", &[]).await?;
+    let Some(meta) = meta else {
+        return Err(PgError::Foreign("jass_meta is empty: not a database this server made".to_owned()));
+    };
+    let (app, version): (String, i32) = (meta.get(0), meta.get(1));
+    if app != APPLICATION {
+        return Err(PgError::Foreign(format!("the database belongs to {app:?}, not {APPLICATION:?}")));
+    }
+    if version > SCHEMA_VERSION {
+        return Err(PgError::Newer(version));
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Every table not archived, with its entries, for the start of a server. Entries
+/// whose table has no row (damage: the row was lost) come back as a table with a
+/// `problem`, and the row is written back quarantined so they are kept whole.
+pub(crate) async fn load(client: &mut Client) -> Result<Vec<TableRows>, PgError> {
+    let tx = client.transaction().await?;
+    let orphans = tx
+        .query(
+            "SELECT DISTINCT e.table_id FROM entries e LEFT JOIN tables t ON t.id = e.table_id WHERE t.id IS NULL",
+            &[],
+        )
+        .await?;
+    for row in &orphans {
+        let id: String = row.get(0);
+        tracing::error!(table = %id, "entries without their table row: quarantined, kept whole");
+        tx.execute(
+            "INSERT INTO tables (id, last_active, quarantined_at) VALUES ($1, $2, $2) ON CONFLICT (id) DO NOTHING",
+            &[&id, &crate::unix_now()],
+        )
+        .await?;
+    }
+    let orphan_ids: Vec<String> = orphans.iter().map(|r| r.get(0)).collect();
+    let rows = tx
+        .query(
+            "SELECT t.id, t.last_active, t.quarantined_at, \
+                    coalesce(array_agg(e.entry ORDER BY e.seq) FILTER (WHERE e.seq IS NOT NULL), '{}'), \
+                    coalesce((SELECT array_agg(g.game ORDER BY g.game) FROM games g WHERE g.table_id = t.id), '{}') \
+             FROM tables t LEFT JOIN entries e ON e.table_id = t.id \
+             WHERE t.archived_at IS NULL GROUP BY t.id ORDER BY t.id",
+            &[],
+        )
+        .await?;
+    tx.commit().await?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let id: String = r.get(0);
+            let games: Vec<i32> = r.get(4);
+            TableRows {
+                problem: orphan_ids
+                    .contains(&id)
+                    .then(|| "entries without their table row (kept, quarantined)".to_owned()),
+                id,
+                last_active: r.get(1),
+                quarantined_at: r.get(2),
+                entries: r.get(3),
+                kept_games: games.into_iter().filter_map(|g| u32::try_from(g).ok()).collect(),
+            }
+        })
+        .collect())
+}
+
+/// One table's history (archived or not), for a record download.
+pub(crate) async fn read_table(
+    client: &impl GenericClient,
+    table: &str,
+) -> Result<Option<TableRows>, PgError> {
+    let Some(t) =
+        client.query_opt("SELECT last_active, quarantined_at FROM tables WHERE id = $1", &[&table]).await?
+    else {
+        return Ok(None);
+    };
+    let entries = client
+        .query("SELECT entry FROM entries WHERE table_id = $1 ORDER BY seq", &[&table])
+        .await?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let games = client
+        .query("SELECT game FROM games WHERE table_id = $1 ORDER BY game", &[&table])
+        .await?
+        .iter()
+        .filter_map(|r| u32::try_from(r.get::<_, i32>(0)).ok())
+        .collect();
+    Ok(Some(TableRows {
+        id: table.to_owned(),
+        last_active: t.get(0),
+        quarantined_at: t.get(1),
+        problem: None,
+        entries,
+        kept_games: games,
+    }))
+}
+
+/// A kept game: `game`, or the table's latest for `None`.
+pub(crate) async fn read_game(
+    client: &impl GenericClient,
+    table: &str,
+    game: Option<u32>,
+) -> Result<Option<KeptGame>, PgError> {
+    let row = match game {
+        Some(n) => {
+            let n = i32::try_from(n).unwrap_or(i32::MAX);
+            client
+                .query_opt(
+                    "SELECT game, finished_at, record FROM games WHERE table_id = $1 AND game = $2",
+                    &[&table, &n],
+                )
+                .await?
+        }
+        None => client
+            .query_opt(
+                "SELECT game, finished_at, record FROM games WHERE table_id = $1 ORDER BY game DESC LIMIT 1",
+                &[&table],
+            )
+            .await?,
+    };
+    Ok(row.and_then(|r| {
+        Some(KeptGame {
+            game: u32::try_from(r.get::<_, i32>(0)).ok()?,
+            finished_at: r.get(1),
+            record: r.get(2),
+        })
+    }))
+}
