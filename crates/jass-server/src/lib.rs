@@ -131,6 +131,10 @@ pub enum Storage {
     /// longer than `config.finished_retention` are purged at start and then every
     /// [`PURGE_EVERY`].
     Sqlite(std::path::PathBuf),
+    /// A PostgreSQL database (`postgres://user@host:port/db`), laid out if empty; the
+    /// same recovery and retention as SQLite. Several nodes may share it once each
+    /// table has one owner at a time (README, "Many nodes").
+    Postgres(String),
     /// A store of the caller's, and the tables to bring back from it first (none for a
     /// fresh start). A [`MemoryStore`] keeps nothing across a restart (`--memory`,
     /// tests).
@@ -173,30 +177,48 @@ pub async fn run(
             let (store, tables) =
                 store::SqliteStore::open(&db).map_err(|e| io::Error::other(e.to_string()))?;
             tracing::info!(db = %db.display(), tables = tables.len(), "store opened");
-            let retention = config.finished_retention;
-            let purger = store.clone();
-            // Ends with the server: `select!` drops it once serving returns.
-            let purge = async move {
-                let mut every = tokio::time::interval(PURGE_EVERY);
-                loop {
-                    every.tick().await;
-                    match purger.purge_archived(retention).await {
-                        Ok(0) => {}
-                        Ok(purged) => tracing::info!(purged, "finished tables past their retention deleted"),
-                        Err(e) => tracing::warn!(error = %e, "could not purge finished tables"),
-                    }
-                    match purger.purge_games(retention).await {
-                        Ok(0) => {}
-                        Ok(purged) => tracing::info!(purged, "finished games past their retention deleted"),
-                        Err(e) => tracing::warn!(error = %e, "could not purge finished games"),
-                    }
-                }
-            };
-            tokio::select! {
-                served = serve_tables(listener, config, Arc::new(store), tables, shutdown) => served,
-                () = purge => Ok(()),
+            serve_purging(listener, config, store, tables, shutdown).await
+        }
+        Storage::Postgres(url) => {
+            let (store, tables) =
+                store::PgStore::open(&url).await.map_err(|e| io::Error::other(e.to_string()))?;
+            tracing::info!(tables = tables.len(), "PostgreSQL store opened");
+            serve_purging(listener, config, store, tables, shutdown).await
+        }
+    }
+}
+
+/// Serves with `store`, deleting what is past the retention at start and then every
+/// [`PURGE_EVERY`].
+async fn serve_purging<S: Store + store::Purges>(
+    listener: TcpListener,
+    config: Config,
+    store: S,
+    tables: Vec<store::StoredTable>,
+    shutdown: impl Future,
+) -> io::Result<()> {
+    let retention = config.finished_retention;
+    let purger = store.clone();
+    // Ends with the server: `select!` drops it once serving returns.
+    let purge = async move {
+        let mut every = tokio::time::interval(PURGE_EVERY);
+        loop {
+            every.tick().await;
+            match purger.purge_archived(retention).await {
+                Ok(0) => {}
+                Ok(purged) => tracing::info!(purged, "finished tables past their retention deleted"),
+                Err(e) => tracing::warn!(error = %e, "could not purge finished tables"),
+            }
+            match purger.purge_games(retention).await {
+                Ok(0) => {}
+                Ok(purged) => tracing::info!(purged, "finished games past their retention deleted"),
+                Err(e) => tracing::warn!(error = %e, "could not purge finished games"),
             }
         }
+    };
+    tokio::select! {
+        served = serve_tables(listener, config, Arc::new(store), tables, shutdown) => served,
+        () = purge => Ok(()),
     }
 }
 

@@ -24,7 +24,8 @@ struct Args {
     #[arg(long, env = "JASS_WEB_DIR")]
     web_dir: Option<PathBuf>,
     /// The SQLite database holding every table (created if missing; back it up with
-    /// `sqlite3 FILE ".backup copy.sqlite3"` while the server runs).
+    /// `sqlite3 FILE ".backup copy.sqlite3"` while the server runs), or a PostgreSQL
+    /// database given as `postgres://user@host:port/db` (laid out if empty).
     #[arg(long, env = "JASS_DB", default_value = "data/jass.sqlite3")]
     db: PathBuf,
     /// Keep tables in memory only (nothing survives a restart; for experiments).
@@ -296,12 +297,19 @@ async fn main() -> std::io::Result<()> {
     if args.memory {
         jass_server::run(listener, config, Storage::memory(), shutdown_signal()).await
     } else {
-        let served =
-            jass_server::run(listener, config, Storage::Sqlite(args.db.clone()), shutdown_signal()).await;
+        let (storage, shown) = match args.db.to_str() {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                // Named without its user and password.
+                let host = url.rsplit_once('@').map_or(url, |(_, host)| host);
+                (Storage::Postgres(url.to_owned()), format!("postgres {host}"))
+            }
+            _ => (Storage::Sqlite(args.db.clone()), args.db.display().to_string()),
+        };
+        let served = jass_server::run(listener, config, storage, shutdown_signal()).await;
         // A refused database (another application's file, a newer layout) is told
         // plainly, not as a debug dump of the error.
         if let Err(e) = &served {
-            tracing::error!(db = %args.db.display(), "{e}");
+            tracing::error!(db = %shown, "{e}");
             eprintln!("jass-server: {e}");
             std::process::exit(1);
         }

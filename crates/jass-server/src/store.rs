@@ -343,21 +343,7 @@ impl SqliteStore {
     /// The file cannot be created or read, or is not ours.
     pub fn open(path: &std::path::Path) -> Result<(Self, Vec<StoredTable>), StoreError> {
         let (inner, tables) = jass_store::Database::open(path).map_err(|e| StoreError(e.to_string()))?;
-        let tables = tables
-            .into_iter()
-            .map(|t| {
-                let (entries, unreadable) = parse_entries(&t.entries);
-                StoredTable {
-                    id: t.id,
-                    last_active: t.last_active,
-                    stored: t.entries.len(),
-                    entries,
-                    unreadable,
-                    problem: t.problem,
-                    kept_games: t.kept_games,
-                }
-            })
-            .collect();
+        let tables = tables.into_iter().map(stored_table).collect();
         Ok((Self { inner }, tables))
     }
 
@@ -382,9 +368,10 @@ impl SqliteStore {
 
 /// Runs `purge` (deleting up to [`PURGE_SLICE`] rows older than its argument, Unix
 /// seconds) until a slice comes back short; returns how many it deleted in all.
-async fn in_slices<F>(retention: std::time::Duration, purge: impl Fn(i64) -> F) -> Result<u64, StoreError>
+async fn in_slices<F, E>(retention: std::time::Duration, purge: impl Fn(i64) -> F) -> Result<u64, StoreError>
 where
-    F: std::future::Future<Output = Result<u64, jass_store::DatabaseError>>,
+    F: std::future::Future<Output = Result<u64, E>>,
+    E: std::fmt::Display,
 {
     let before = unix_now().saturating_sub(i64::try_from(retention.as_secs()).unwrap_or(i64::MAX));
     let mut total = 0;
@@ -394,6 +381,155 @@ where
         if n < u64::from(PURGE_SLICE) {
             return Ok(total);
         }
+    }
+}
+
+/// The stores that delete what is past the retention (README, "What the database
+/// keeps"); the server runs their purges every [`crate::PURGE_EVERY`].
+pub(crate) trait Purges: Clone + Send + Sync + 'static {
+    /// Deletes the kept games that finished longer ago than `retention`.
+    fn purge_games(
+        &self,
+        retention: std::time::Duration,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send;
+    /// Deletes the tables archived longer ago than `retention`.
+    fn purge_archived(
+        &self,
+        retention: std::time::Duration,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send;
+}
+
+impl Purges for SqliteStore {
+    fn purge_games(
+        &self,
+        retention: std::time::Duration,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        Self::purge_games(self, retention)
+    }
+
+    fn purge_archived(
+        &self,
+        retention: std::time::Duration,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        Self::purge_archived(self, retention)
+    }
+}
+
+/// The PostgreSQL store (`jass-store-pg`): the same log in a database several nodes
+/// reach; `append` resolves once the batch holding the entry has committed.
+#[derive(Clone, Debug)]
+pub struct PgStore {
+    /// The store's handle.
+    inner: jass_store_pg::PgDatabase,
+    /// For the blocking reads ([`Store::load`], [`Store::load_game`]), which run off
+    /// the async threads.
+    rt: tokio::runtime::Handle,
+}
+
+impl PgStore {
+    /// Connects, checks the database is ours (or lays it out in an empty one) and
+    /// reads every live table back.
+    ///
+    /// # Errors
+    /// The database cannot be reached, or is another application's or newer.
+    pub async fn open(url: &str) -> Result<(Self, Vec<StoredTable>), StoreError> {
+        let (inner, tables) =
+            jass_store_pg::PgDatabase::open(url).await.map_err(|e| StoreError(e.to_string()))?;
+        let tables = tables.into_iter().map(stored_table).collect();
+        Ok((Self { inner, rt: tokio::runtime::Handle::current() }, tables))
+    }
+}
+
+impl Purges for PgStore {
+    async fn purge_games(&self, retention: std::time::Duration) -> Result<u64, StoreError> {
+        in_slices(retention, |before| self.inner.purge_games(before, PURGE_SLICE)).await
+    }
+
+    async fn purge_archived(&self, retention: std::time::Duration) -> Result<u64, StoreError> {
+        in_slices(retention, |before| self.inner.purge_archived(before, PURGE_SLICE)).await
+    }
+}
+
+/// A stored table as the server reads it: its entries parsed up to the first that
+/// does not parse.
+fn stored_table(t: jass_store::TableRows) -> StoredTable {
+    let (entries, unreadable) = parse_entries(&t.entries);
+    StoredTable {
+        id: t.id,
+        last_active: t.last_active,
+        stored: t.entries.len(),
+        entries,
+        unreadable,
+        problem: t.problem,
+        kept_games: t.kept_games,
+    }
+}
+
+/// Turns a stored record into a kept game, or reports it as damage.
+fn kept_record(table: &str, kept: &jass_store::KeptGame) -> Result<Option<KeptRecord>, StoreError> {
+    match serde_json::from_str(&kept.record) {
+        Ok(record) => Ok(Some(KeptRecord { game: kept.game, record })),
+        Err(e) => {
+            tracing::error!(table, game = kept.game, error = %e, "a kept game's record does not read back; kept as it is, not served");
+            Err(StoreError(format!("the record of game {} does not read back", kept.game)))
+        }
+    }
+}
+
+impl Store for PgStore {
+    fn append(&self, table: &str, entry: &Entry) -> StoreFuture {
+        let write = serde_json::to_string(entry).map(|json| self.inner.append(table, json));
+        Box::pin(async move {
+            match write {
+                Ok(fut) => fut.await.map_err(|e| StoreError(e.to_string())),
+                Err(e) => Err(StoreError(e.to_string())),
+            }
+        })
+    }
+
+    fn forget(&self, table: &str) -> StoreFuture {
+        let fut = self.inner.delete_table(table);
+        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+    }
+
+    fn archive(&self, table: &str) -> StoreFuture {
+        let fut = self.inner.archive(table);
+        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+    }
+
+    fn quarantine(&self, table: &str) -> StoreFuture {
+        let fut = self.inner.quarantine(table);
+        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+    }
+
+    fn set_aside(&self, table: &str, keep: usize, reason: &str) -> StoreFuture {
+        let fut = self.inner.set_aside(table, u64::try_from(keep).unwrap_or(u64::MAX), reason);
+        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+    }
+
+    fn load(&self, table: &str) -> Option<Vec<Entry>> {
+        let t = self.rt.block_on(self.inner.read_table(table)).ok().flatten()?;
+        Some(parse_entries(&t.entries).0)
+    }
+
+    fn keep_game(&self, table: &str, game: u32, record: &jass_engine::Record) -> StoreFuture {
+        let write = serde_json::to_string(record).map(|json| self.inner.keep_game(table, game, json));
+        Box::pin(async move {
+            match write {
+                Ok(fut) => fut.await.map_err(|e| StoreError(e.to_string())),
+                Err(e) => Err(StoreError(e.to_string())),
+            }
+        })
+    }
+
+    fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
+        let kept =
+            self.rt.block_on(self.inner.read_game(table, game)).map_err(|e| StoreError(e.to_string()))?;
+        kept.map_or(Ok(None), |k| kept_record(table, &k))
+    }
+
+    fn metrics(&self) -> Option<jass_store::Metrics> {
+        Some(self.inner.metrics())
     }
 }
 
@@ -447,16 +583,8 @@ impl Store for SqliteStore {
     }
 
     fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
-        let Some(kept) = self.inner.read_game(table, game).map_err(|e| StoreError(e.to_string()))? else {
-            return Ok(None);
-        };
-        match serde_json::from_str(&kept.record) {
-            Ok(record) => Ok(Some(KeptRecord { game: kept.game, record })),
-            Err(e) => {
-                tracing::error!(table, game = kept.game, error = %e, "a kept game's record does not read back; kept as it is, not served");
-                Err(StoreError(format!("the record of game {} does not read back", kept.game)))
-            }
-        }
+        let kept = self.inner.read_game(table, game).map_err(|e| StoreError(e.to_string()))?;
+        kept.map_or(Ok(None), |k| kept_record(table, &k))
     }
 
     fn metrics(&self) -> Option<jass_store::Metrics> {

@@ -82,30 +82,6 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// One move by whoever must act (declaring every Weis and announcing Stöck when
-/// allowed, so the stored history carries them); returns the seat and the action.
-async fn play_one(players: &mut [Client]) -> (usize, Action) {
-    let version = sync_all(players).await;
-    let g = players[0].view().game.clone().expect("started");
-    let seat = g.to_act.expect("someone must act").index();
-    let c = &mut players[seat];
-    let v = c.view().game.clone().unwrap();
-    let id = Some(c.id());
-    let msg = if v.allowed.schiebe && v.round % 2 == 1 {
-        ClientMsg::Schiebe { version: Some(version), id }
-    } else if v.allowed.choose {
-        ClientMsg::Choose { contract: jass_engine::Contract::Spades, version: Some(version), id }
-    } else {
-        let card = v.allowed.cards.first().expect("a legal card");
-        let weis = v.allowed.weis.iter().map(|w| w.cards()).collect();
-        let stoeck = v.allowed.stoeck && v.hand.len() == 9;
-        ClientMsg::Play { card, weis, stoeck, version: Some(version), id }
-    };
-    let action = msg.game_action().unwrap();
-    c.request(msg).await.expect("a legal move is accepted");
-    (seat, action)
-}
-
 /// Plays until the game has a result.
 async fn play_to_the_end(players: &mut [Client]) {
     loop {

@@ -23,7 +23,7 @@ pub struct Proc {
 /// Flags every test server gets: no rate limit in the way of fast bots.
 const FAST: [&str; 4] = ["--rate-burst", "100000", "--rate-per-second", "100000"];
 
-fn command(db: &Path, addr: SocketAddr, extra: &[&str]) -> Command {
+fn command(db: &std::ffi::OsStr, addr: SocketAddr, extra: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_jass-server"));
     c.args(["--addr", &addr.to_string(), "--db"]).arg(db).args(FAST).args(extra).env("RUST_LOG", "warn");
     c
@@ -32,10 +32,14 @@ fn command(db: &Path, addr: SocketAddr, extra: &[&str]) -> Command {
 impl Proc {
     /// Starts the server and waits until it accepts connections.
     pub async fn start(db: &Path, port: u16, extra: &[&str]) -> Self {
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         static STARTS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = STARTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let log = db.with_extension(format!("log-{n}"));
+        Self::start_logged(db.as_os_str(), db.with_extension(format!("log-{n}")), port, extra).await
+    }
+
+    /// Starts the server on `db` (a file, or a `postgres://` URL), logging to `log`.
+    pub async fn start_logged(db: &std::ffi::OsStr, log: PathBuf, port: u16, extra: &[&str]) -> Self {
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let err = std::fs::File::create(&log).unwrap();
         let child =
             // The log goes to stdout (tracing's default), errors to stderr: keep both.
