@@ -162,6 +162,13 @@ fn run_task(task: &Task, server_db: &std::path::Path) -> i32 {
 
 /// `jass-server export`: the table as JSON on stdout, or why not on stderr.
 fn export(db: &std::path::Path, table: &str) -> i32 {
+    if db.to_str().is_some_and(|d| d.starts_with("postgres://") || d.starts_with("postgresql://")) {
+        eprintln!(
+            "jass-server export: reads the embedded SQLite store only; a PostgreSQL store keeps a table in its \
+             `tables`, `entries`, `games` and `damaged` tables (read them with psql or pg_dump)"
+        );
+        return 2;
+    }
     let found = jass_store::export(db, table).map_err(|e| format!("{}: {e}", db.display()));
     let json = found.and_then(|t| t.ok_or_else(|| format!("no table {table:?} in {}", db.display())));
     match json.and_then(|t| serde_json::to_string_pretty(&t).map_err(|e| e.to_string())) {
