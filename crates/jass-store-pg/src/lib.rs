@@ -106,7 +106,7 @@ impl PgDatabase {
             .collect();
         let counters = Arc::new(Counters::default());
         let (queue, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(Writer { client, next, counters: Arc::clone(&counters) }.run(rx));
+        tokio::spawn(Writer { client, next, counters: Arc::clone(&counters), append: None }.run(rx));
         let manager =
             Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         let readers =

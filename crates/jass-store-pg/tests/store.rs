@@ -129,3 +129,26 @@ async fn a_foreign_or_newer_database_is_refused_and_left_alone() {
     let e = PgDatabase::open(&newer).await.unwrap_err();
     assert!(e.to_string().contains("newer than this server's"), "{e}");
 }
+
+/// An append the database refuses (here: its place was taken behind the store's back)
+/// is never acknowledged, and nothing of its batch is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_append_is_not_acknowledged() {
+    let pg = cluster();
+    let (db, _) = PgDatabase::open(&pg.url).await.unwrap();
+    db.append("t", "first".into()).await.unwrap();
+    let (client, conn) = tokio_postgres::connect(&pg.url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    client
+        .execute("INSERT INTO entries (table_id, seq, entry) VALUES ('t', 2, 'theirs')", &[])
+        .await
+        .unwrap();
+    let both = (db.append("t", "mine".into()), db.append("u", "other".into()));
+    let (mine, other) = tokio::join!(both.0, both.1);
+    assert!(mine.is_err(), "a refused write is no acknowledgement");
+    if other.is_err() {
+        // It shared the refused batch: not stored either.
+        assert!(db.read_table("u").await.unwrap().is_none());
+    }
+    assert_eq!(db.read_table("t").await.unwrap().unwrap().entries, ["first", "theirs"]);
+}
