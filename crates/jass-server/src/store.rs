@@ -476,35 +476,42 @@ fn kept_record(table: &str, kept: &jass_store::KeptGame) -> Result<Option<KeptRe
     }
 }
 
+/// A backend's write as the server's [`StoreFuture`].
+fn stored<E: std::fmt::Display>(write: impl Future<Output = Result<(), E>> + Send + 'static) -> StoreFuture {
+    Box::pin(async move { write.await.map_err(|e| StoreError(e.to_string())) })
+}
+
+/// `value` as JSON text handed to `write`; an encoding error fails the write.
+fn stored_json<T: Serialize, F, E>(value: &T, write: impl FnOnce(String) -> F) -> StoreFuture
+where
+    F: Future<Output = Result<(), E>> + Send + 'static,
+    E: std::fmt::Display,
+{
+    match serde_json::to_string(value) {
+        Ok(json) => stored(write(json)),
+        Err(e) => Box::pin(std::future::ready(Err(StoreError(e.to_string())))),
+    }
+}
+
 impl Store for PgStore {
     fn append(&self, table: &str, entry: &Entry) -> StoreFuture {
-        let write = serde_json::to_string(entry).map(|json| self.inner.append(table, json));
-        Box::pin(async move {
-            match write {
-                Ok(fut) => fut.await.map_err(|e| StoreError(e.to_string())),
-                Err(e) => Err(StoreError(e.to_string())),
-            }
-        })
+        stored_json(entry, |json| self.inner.append(table, json))
     }
 
     fn forget(&self, table: &str) -> StoreFuture {
-        let fut = self.inner.delete_table(table);
-        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+        stored(self.inner.delete_table(table))
     }
 
     fn archive(&self, table: &str) -> StoreFuture {
-        let fut = self.inner.archive(table);
-        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+        stored(self.inner.archive(table))
     }
 
     fn quarantine(&self, table: &str) -> StoreFuture {
-        let fut = self.inner.quarantine(table);
-        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+        stored(self.inner.quarantine(table))
     }
 
     fn set_aside(&self, table: &str, keep: usize, reason: &str) -> StoreFuture {
-        let fut = self.inner.set_aside(table, u64::try_from(keep).unwrap_or(u64::MAX), reason);
-        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+        stored(self.inner.set_aside(table, u64::try_from(keep).unwrap_or(u64::MAX), reason))
     }
 
     fn load(&self, table: &str) -> Option<Vec<Entry>> {
@@ -513,13 +520,7 @@ impl Store for PgStore {
     }
 
     fn keep_game(&self, table: &str, game: u32, record: &jass_engine::Record) -> StoreFuture {
-        let write = serde_json::to_string(record).map(|json| self.inner.keep_game(table, game, json));
-        Box::pin(async move {
-            match write {
-                Ok(fut) => fut.await.map_err(|e| StoreError(e.to_string())),
-                Err(e) => Err(StoreError(e.to_string())),
-            }
-        })
+        stored_json(record, |json| self.inner.keep_game(table, game, json))
     }
 
     fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
@@ -535,33 +536,23 @@ impl Store for PgStore {
 
 impl Store for SqliteStore {
     fn append(&self, table: &str, entry: &Entry) -> StoreFuture {
-        let write = serde_json::to_string(entry).map(|json| self.inner.append(table, json));
-        Box::pin(async move {
-            match write {
-                Ok(fut) => fut.await.map_err(|e| StoreError(e.to_string())),
-                Err(e) => Err(StoreError(e.to_string())),
-            }
-        })
+        stored_json(entry, |json| self.inner.append(table, json))
     }
 
     fn forget(&self, table: &str) -> StoreFuture {
-        let fut = self.inner.delete_table(table);
-        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+        stored(self.inner.delete_table(table))
     }
 
     fn archive(&self, table: &str) -> StoreFuture {
-        let fut = self.inner.archive(table);
-        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+        stored(self.inner.archive(table))
     }
 
     fn quarantine(&self, table: &str) -> StoreFuture {
-        let fut = self.inner.quarantine(table);
-        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+        stored(self.inner.quarantine(table))
     }
 
     fn set_aside(&self, table: &str, keep: usize, reason: &str) -> StoreFuture {
-        let fut = self.inner.set_aside(table, u64::try_from(keep).unwrap_or(u64::MAX), reason);
-        Box::pin(async move { fut.await.map_err(|e| StoreError(e.to_string())) })
+        stored(self.inner.set_aside(table, u64::try_from(keep).unwrap_or(u64::MAX), reason))
     }
 
     fn load(&self, table: &str) -> Option<Vec<Entry>> {
@@ -573,13 +564,7 @@ impl Store for SqliteStore {
     }
 
     fn keep_game(&self, table: &str, game: u32, record: &jass_engine::Record) -> StoreFuture {
-        let write = serde_json::to_string(record).map(|json| self.inner.keep_game(table, game, json));
-        Box::pin(async move {
-            match write {
-                Ok(fut) => fut.await.map_err(|e| StoreError(e.to_string())),
-                Err(e) => Err(StoreError(e.to_string())),
-            }
-        })
+        stored_json(record, |json| self.inner.keep_game(table, game, json))
     }
 
     fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {

@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use binary::{Proc, cleanup, free_port, temp_db};
-use common::{Client, Got, Server, connect_all};
-use jass_engine::{Action, Record, SeatAction};
+use common::{Client, Got, Server, connect_all, recorded_actions};
+use jass_engine::{Action, Record};
 use jass_protocol::{ClientMsg, ServerMsg};
 use serde_json::json;
 
@@ -96,12 +96,7 @@ async fn drive(players: &mut [Client], acked: &mut Vec<(usize, Action)>, played:
 /// The record's actions must be `acked` with some of the in-flight actions
 /// (`maybe`, each at the position where it was sent) in between, nothing else.
 fn check_record(table: &str, record: &Record, acked: &[(usize, Action)], maybe: &[(usize, (usize, Action))]) {
-    let recorded: Vec<(usize, Action)> = record
-        .rounds
-        .iter()
-        .flat_map(|r| r.actions.iter())
-        .map(|SeatAction { seat, action }| (seat.index(), action.clone()))
-        .collect();
+    let recorded = recorded_actions(record);
     let (mut j, mut extra) = (0, 0);
     for (i, got) in recorded.iter().enumerate() {
         if acked.get(j) == Some(got) {

@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
-use jass_engine::{Action, Record, SeatAction};
+use jass_engine::{Action, Record};
 use jass_protocol::ClientMsg;
 use serde_json::json;
 
@@ -153,12 +153,7 @@ async fn sigkill_mid_round_loses_nothing_acknowledged() {
     }
     let final_view = game_view_of(&players[0]);
     let record = record_of(&server, &table).await;
-    let recorded: Vec<(usize, Action)> = record
-        .rounds
-        .iter()
-        .flat_map(|r| r.actions.iter())
-        .map(|SeatAction { seat, action }| (seat.index(), action.clone()))
-        .collect();
+    let recorded = recorded_actions(&record);
     assert_eq!(recorded, acked, "every acknowledged action is in the record, in order");
     let replayed = record.replay().expect("the record replays");
     assert_eq!(

@@ -9,7 +9,7 @@ mod common;
 
 use binary::{Proc, free_port};
 use common::*;
-use jass_engine::{Action, Record, SeatAction};
+use jass_engine::{Action, Record};
 use jass_store_pg::throwaway::Throwaway;
 use serde_json::json;
 
@@ -58,12 +58,7 @@ async fn a_table_killed_with_its_node_is_served_by_another_node_with_nothing_los
     let (status, body) = server.http("GET", &format!("/api/tables/{table}/record"), None).await;
     assert_eq!(status, 200, "{body}");
     let record: Record = serde_json::from_str(&body).unwrap();
-    let recorded: Vec<(usize, Action)> = record
-        .rounds
-        .iter()
-        .flat_map(|r| r.actions.iter())
-        .map(|SeatAction { seat, action }| (seat.index(), action.clone()))
-        .collect();
+    let recorded = recorded_actions(&record);
     assert_eq!(recorded, acked, "every acknowledged action is in the record, in order");
     record.replay().expect("the record replays");
     // The store's writer reports its work to operators.

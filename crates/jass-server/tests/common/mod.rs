@@ -502,3 +502,13 @@ pub async fn play_one(players: &mut [Client]) -> (usize, jass_engine::Action) {
     c.request(msg).await.expect("a legal move is accepted");
     (seat, action)
 }
+
+/// Every action of a record, in order, with its seat's index.
+pub fn recorded_actions(record: &jass_engine::Record) -> Vec<(usize, jass_engine::Action)> {
+    record
+        .rounds
+        .iter()
+        .flat_map(|r| r.actions.iter())
+        .map(|jass_engine::SeatAction { seat, action }| (seat.index(), action.clone()))
+        .collect()
+}
