@@ -51,12 +51,15 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/presets", get(presets))
         .route("/healthz", get(|| async { "ok" }));
     router = router.route("/t/{table}", get(crate::web::table_page)).fallback(crate::web::file);
-    router
+    router = router
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(axum::middleware::from_fn(crate::headers::security_headers))
-        .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), crate::headers::node_name))
-        .layer(TraceLayer::new_for_http())
-        .with_state(app)
+        .layer(axum::middleware::from_fn(crate::headers::security_headers));
+    // Only a named node pays for naming itself on every answer.
+    if app.node_header.is_some() {
+        router =
+            router.layer(axum::middleware::from_fn_with_state(Arc::clone(&app), crate::headers::node_name));
+    }
+    router.layer(TraceLayer::new_for_http()).with_state(app)
 }
 
 /// An API error answer: the status follows the code unless one is given.

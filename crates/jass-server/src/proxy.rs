@@ -29,7 +29,7 @@ const V2_SIGNATURE: &[u8; 12] = b"\r\n\r\n\0\r\nQUIT\n";
 
 /// Whether `peer` is a balancer whose connections start with a PROXY header.
 pub(crate) fn trusted(peer: IpAddr, proxies: &[IpAddr]) -> bool {
-    proxies.iter().any(|p| *p == peer || p.to_canonical() == peer.to_canonical())
+    proxies.iter().any(|p| p.to_canonical() == peer.to_canonical())
 }
 
 /// Reads the PROXY header a trusted balancer sends first, within `within`. Returns the

@@ -27,7 +27,7 @@ pub mod throwaway;
 mod writer;
 
 pub use schema::{APPLICATION, SCHEMA_VERSION};
-use writer::{Counters, Job, Op, Writer};
+use writer::{Counters, Job, Op, Other, Writer};
 
 /// Writes waiting for the writer; a full queue fails a write at once (the server
 /// refuses that action and nothing changes), as in the embedded store.
@@ -138,19 +138,19 @@ impl PgDatabase {
 
     /// Deletes a table and its history (an unfinished table that expired idle).
     pub fn delete_table(&self, table: &str) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
-        let fut = self.submit(Op::Delete { table: table.to_owned() });
+        let fut = self.submit(Op::Other(Other::Delete { table: table.to_owned() }));
         async move { fut.await.map(|_| ()) }
     }
 
     /// Keeps a finished table out of start-up; purged after the retention.
     pub fn archive(&self, table: &str) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
-        let fut = self.submit(Op::Archive { table: table.to_owned() });
+        let fut = self.submit(Op::Other(Other::Archive { table: table.to_owned() }));
         async move { fut.await.map(|_| ()) }
     }
 
     /// Marks a table that could not be rebuilt; its history is kept whole.
     pub fn quarantine(&self, table: &str) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
-        let fut = self.submit(Op::Quarantine { table: table.to_owned() });
+        let fut = self.submit(Op::Other(Other::Quarantine { table: table.to_owned() }));
         async move { fut.await.map(|_| ()) }
     }
 
@@ -162,7 +162,11 @@ impl PgDatabase {
         keep: u64,
         reason: &str,
     ) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
-        let fut = self.submit(Op::SetAside { table: table.to_owned(), keep, reason: reason.to_owned() });
+        let fut = self.submit(Op::Other(Other::SetAside {
+            table: table.to_owned(),
+            keep,
+            reason: reason.to_owned(),
+        }));
         async move { fut.await.map(|_| ()) }
     }
 
@@ -173,7 +177,7 @@ impl PgDatabase {
         game: u32,
         record: String,
     ) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
-        let fut = self.submit(Op::KeepGame { table: table.to_owned(), game, record });
+        let fut = self.submit(Op::Other(Other::KeepGame { table: table.to_owned(), game, record }));
         async move { fut.await.map(|_| ()) }
     }
 
@@ -183,7 +187,7 @@ impl PgDatabase {
         before: i64,
         limit: u32,
     ) -> impl Future<Output = Result<u64, PgError>> + Send + 'static {
-        self.submit(Op::PurgeGames { before, limit })
+        self.submit(Op::Other(Other::PurgeGames { before, limit }))
     }
 
     /// Deletes up to `limit` tables archived before `before`, with their histories.
@@ -192,7 +196,7 @@ impl PgDatabase {
         before: i64,
         limit: u32,
     ) -> impl Future<Output = Result<u64, PgError>> + Send + 'static {
-        self.submit(Op::PurgeArchived { before, limit })
+        self.submit(Op::Other(Other::PurgeArchived { before, limit }))
     }
 
     /// One table's history, archived or not.

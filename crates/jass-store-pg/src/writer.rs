@@ -14,10 +14,16 @@ use crate::{PgError, unix_now};
 /// Most writes one transaction carries.
 const BATCH: usize = 512;
 
-/// One write.
+/// One write: an append (nearly every write), or one of the rare others.
 #[derive(Debug)]
 pub(crate) enum Op {
     Append { table: String, entry: String },
+    Other(Other),
+}
+
+/// The writes that are no append.
+#[derive(Debug)]
+pub(crate) enum Other {
     Delete { table: String },
     Archive { table: String },
     Quarantine { table: String },
@@ -43,8 +49,7 @@ pub(crate) struct Counters {
     pub(crate) commit_micros: std::sync::atomic::AtomicU64,
 }
 
-/// A batch of appends alone (nearly every batch) in one statement: each table's
-/// `last_active` and its entries.
+/// Gathered appends in one statement: each table's `last_active` and its entries.
 const APPEND: &str = "WITH touched AS (\
     INSERT INTO tables (id, last_active) SELECT DISTINCT unnest($1::text[]), $4::bigint \
     ON CONFLICT (id) DO UPDATE SET last_active = EXCLUDED.last_active) \
@@ -108,6 +113,16 @@ impl Writer {
         c.commit_micros.fetch_add(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX), Relaxed);
     }
 
+    /// [`APPEND`], prepared once per connection.
+    async fn append_statement(&mut self) -> Result<tokio_postgres::Statement, PgError> {
+        if let Some(statement) = &self.append {
+            return Ok(statement.clone());
+        }
+        let statement = self.client.prepare(APPEND).await?;
+        self.append = Some(statement.clone());
+        Ok(statement)
+    }
+
     /// A batch of appends: `BEGIN`, one prepared statement and `COMMIT` sent together
     /// (pipelined: one round trip to the database, not four), answered once the
     /// `COMMIT` has returned. If the statement fails, the `COMMIT` only ends the
@@ -117,25 +132,19 @@ impl Writer {
         batch: &[Job],
         next: &mut HashMap<String, i64>,
     ) -> Result<Vec<u64>, PgError> {
-        if self.append.is_none() {
-            self.append = Some(self.client.prepare(APPEND).await?);
-        }
-        let Some(statement) = &self.append else { return Err(PgError::Unavailable("no prepared append")) };
+        let statement = self.append_statement().await?;
         let mut appends = Appends::default();
         for job in batch {
             if let Op::Append { table, entry } = &job.op {
-                let seq = next.entry(table.clone()).or_insert(1);
-                appends.push(table, *seq, entry);
-                *seq += 1;
+                appends.add(table, entry, next);
             }
         }
         let now = unix_now();
-        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
-            [&appends.ids, &appends.seqs, &appends.texts, &now];
+        let params = appends.params(&now);
         let client = &self.client;
         let (begun, inserted, committed) = tokio::join!(
             client.batch_execute("BEGIN"),
-            client.execute(statement, &params),
+            client.execute(&statement, &params),
             client.batch_execute("COMMIT"),
         );
         begun?;
@@ -147,42 +156,43 @@ impl Writer {
     /// One transaction for the whole batch; what each write answers.
     async fn commit(&mut self, batch: &[Job], next: &mut HashMap<String, i64>) -> Result<Vec<u64>, PgError> {
         let now = unix_now();
+        let statement = self.append_statement().await?;
         let tx = self.client.transaction().await?;
         let mut answers = Vec::with_capacity(batch.len());
         // Appends go in as few statements as the batch allows, in call order (a
         // table's places follow it): gathered until another kind of write comes.
         let mut appends = Appends::default();
         for job in batch {
-            if let Op::Append { table, entry } = &job.op {
-                let seq = next.entry(table.clone()).or_insert(1);
-                appends.push(table, *seq, entry);
-                *seq += 1;
-                answers.push(1);
-                continue;
-            }
-            appends.flush(&tx, now).await?;
-            let n = match &job.op {
-                Op::Append { .. } => 1,
-                Op::Delete { table } => {
+            let other = match &job.op {
+                Op::Append { table, entry } => {
+                    appends.add(table, entry, next);
+                    answers.push(1);
+                    continue;
+                }
+                Op::Other(other) => other,
+            };
+            appends.flush(&tx, &statement, now).await?;
+            let n = match other {
+                Other::Delete { table } => {
                     tx.execute("DELETE FROM entries WHERE table_id = $1", &[table]).await?;
                     next.remove(table);
                     tx.execute("DELETE FROM tables WHERE id = $1", &[table]).await?
                 }
-                Op::Archive { table } => {
+                Other::Archive { table } => {
                     tx.execute(
                         "UPDATE tables SET archived_at = $2 WHERE id = $1 AND archived_at IS NULL",
                         &[table, &now],
                     )
                     .await?
                 }
-                Op::Quarantine { table } => {
+                Other::Quarantine { table } => {
                     tx.execute(
                         "UPDATE tables SET quarantined_at = $2 WHERE id = $1 AND quarantined_at IS NULL",
                         &[table, &now],
                     )
                     .await?
                 }
-                Op::SetAside { table, keep, reason } => {
+                Other::SetAside { table, keep, reason } => {
                     let keep = i64::try_from(*keep).unwrap_or(i64::MAX);
                     let moved = tx
                         .execute(
@@ -196,7 +206,7 @@ impl Writer {
                     next.insert(table.clone(), keep + 1);
                     moved
                 }
-                Op::KeepGame { table, game, record } => {
+                Other::KeepGame { table, game, record } => {
                     let game = i32::try_from(*game).unwrap_or(i32::MAX);
                     tx.execute(
                         "INSERT INTO games (table_id, game, finished_at, record) VALUES ($1, $2, $3, $4) \
@@ -205,7 +215,7 @@ impl Writer {
                     )
                     .await?
                 }
-                Op::PurgeGames { before, limit } => {
+                Other::PurgeGames { before, limit } => {
                     let limit = i64::from(*limit);
                     tx.execute(
                         "DELETE FROM games WHERE ctid IN \
@@ -214,7 +224,7 @@ impl Writer {
                     )
                     .await?
                 }
-                Op::PurgeArchived { before, limit } => {
+                Other::PurgeArchived { before, limit } => {
                     let limit = i64::from(*limit);
                     let gone = tx
                         .query(
@@ -233,7 +243,7 @@ impl Writer {
             };
             answers.push(n);
         }
-        appends.flush(&tx, now).await?;
+        appends.flush(&tx, &statement, now).await?;
         tx.commit().await?;
         Ok(answers)
     }
@@ -248,28 +258,31 @@ struct Appends<'a> {
 }
 
 impl<'a> Appends<'a> {
-    fn push(&mut self, table: &'a str, seq: i64, entry: &'a str) {
+    /// Gathers an append at its table's next place.
+    fn add(&mut self, table: &'a str, entry: &'a str, next: &mut HashMap<String, i64>) {
+        let seq = next.entry(table.to_owned()).or_insert(1);
         self.ids.push(table);
-        self.seqs.push(seq);
+        self.seqs.push(*seq);
         self.texts.push(entry);
+        *seq += 1;
     }
 
-    /// Writes what is gathered (and each table's `last_active`), then starts empty.
-    async fn flush(&mut self, tx: &tokio_postgres::Transaction<'_>, now: i64) -> Result<(), PgError> {
+    /// [`APPEND`]'s parameters.
+    fn params<'p>(&'p self, now: &'p i64) -> [&'p (dyn tokio_postgres::types::ToSql + Sync); 4] {
+        [&self.ids, &self.seqs, &self.texts, now]
+    }
+
+    /// Writes what is gathered, then starts empty.
+    async fn flush(
+        &mut self,
+        tx: &tokio_postgres::Transaction<'_>,
+        statement: &tokio_postgres::Statement,
+        now: i64,
+    ) -> Result<(), PgError> {
         if self.ids.is_empty() {
             return Ok(());
         }
-        tx.execute(
-            "INSERT INTO tables (id, last_active) SELECT DISTINCT unnest($1::text[]), $2::bigint \
-             ON CONFLICT (id) DO UPDATE SET last_active = EXCLUDED.last_active",
-            &[&self.ids, &now],
-        )
-        .await?;
-        tx.execute(
-            "INSERT INTO entries (table_id, seq, entry) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])",
-            &[&self.ids, &self.seqs, &self.texts],
-        )
-        .await?;
+        tx.execute(statement, &self.params(&now)).await?;
         *self = Self::default();
         Ok(())
     }
