@@ -119,6 +119,14 @@ pub struct Config {
     /// client's address (`--trusted-proxy`): that address then counts for the
     /// per-address limits and the operator check, not the balancer's.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// With a shared store (several nodes on one PostgreSQL): how long a node counts
+    /// as alive after its last heartbeat. A node that could not renew it for two
+    /// thirds of this stops serving by itself; a killed node is seen dead at once.
+    pub node_lease: Duration,
+    /// With a shared store: how long a request for a table another live node holds
+    /// waits for that node to let it go before it is answered "try again" (HTTP 503,
+    /// close 1013).
+    pub claim_wait: Duration,
     /// On shutdown, how long to wait for sockets and table actors to finish.
     pub shutdown_grace: Duration,
     /// A folder to serve the browser client from (at `/` and `/t/{table}`) instead of
@@ -169,6 +177,8 @@ impl Default for Config {
             stats_token: None,
             node_name: None,
             trusted_proxies: Vec::new(),
+            node_lease: Duration::from_secs(3),
+            claim_wait: Duration::from_secs(2),
             shutdown_grace: Duration::from_secs(10),
             web_dir: None,
         }

@@ -21,6 +21,7 @@ use serde::de::DeserializeOwned;
 use tower_http::trace::TraceLayer;
 
 use crate::App;
+use crate::cluster::Missing;
 use crate::stats::bump;
 use crate::table::Refusal;
 use crate::table::actor::{spawn, valid_name};
@@ -49,7 +50,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/ws/{table}", get(socket))
         .route("/api/stats", get(stats))
         .route("/api/presets", get(presets))
-        .route("/healthz", get(|| async { "ok" }));
+        .route("/healthz", get(health));
     router = router.route("/t/{table}", get(crate::web::table_page)).fallback(crate::web::file);
     router = router
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -101,6 +102,26 @@ impl IntoResponse for ApiFailure {
 
 fn unknown_table() -> ApiFailure {
     ApiFailure::new(ErrorCode::UnknownTable, "no such table")
+}
+
+/// A table that is not here, as an answer: 404, or 503 to try again.
+fn missing(m: Missing) -> ApiFailure {
+    match m {
+        Missing::Unknown => unknown_table(),
+        Missing::NotNow => busy("this table right now"),
+    }
+}
+
+/// `GET /healthz`: 200 while the node serves; 503 while it stops (draining) or its
+/// lease on a shared store may have run out, so a balancer sends nobody here.
+async fn health(State(app): State<Arc<App>>) -> Response {
+    if app.shutdown.is_cancelled() {
+        (StatusCode::SERVICE_UNAVAILABLE, "draining").into_response()
+    } else if !app.store.serving() {
+        (StatusCode::SERVICE_UNAVAILABLE, "not serving: lease not renewed").into_response()
+    } else {
+        "ok".into_response()
+    }
 }
 
 fn busy(what: &str) -> ApiFailure {
@@ -190,7 +211,7 @@ fn timing_fault(body: &[u8]) -> Option<ApiFailure> {
 
 /// Whether `id` could be a table this server created (`new_table_id`), so a
 /// download of a made-up id never reaches the store.
-fn plausible_id(id: &str) -> bool {
+pub(crate) fn plausible_id(id: &str) -> bool {
     id.len() == 26 && id.bytes().all(|b| TABLE_ID_ALPHABET.contains(&b))
 }
 
@@ -227,7 +248,7 @@ async fn create(
     }
     let options = options_from(req.preset, req.options.as_ref())
         .map_err(|e| Refusal::new(ErrorCode::BadOptions, e.to_string()))?;
-    if app.shutdown.is_cancelled() {
+    if app.shutdown.is_cancelled() || !app.store.serving() {
         return Err(busy("tables"));
     }
     if !app.registry.has_room() {
@@ -274,16 +295,16 @@ async fn join(
     body: Body,
 ) -> Result<Response, ApiFailure> {
     let body = json_body(&app, &headers, body).await?;
-    let handle = app.registry.get(&table).ok_or_else(unknown_table)?;
     let req: JoinTable = parse(&body)?;
+    let handle = app.table(&table).await.map_err(missing)?;
     let joined = handle.join(req.name, req.seat).await?;
     Ok((StatusCode::CREATED, axum::Json(joined)).into_response())
 }
 
 /// `GET /api/tables/{table}`.
 async fn info(State(app): State<Arc<App>>, Path(table): Path<String>) -> Result<Response, ApiFailure> {
-    let handle = app.registry.get(&table).ok_or_else(unknown_table)?;
-    let info = handle.info().await.ok_or_else(unknown_table)?;
+    let handle = app.table(&table).await.map_err(missing)?;
+    let info = handle.info().await.ok_or_else(|| missing(Missing::NotNow))?;
     Ok(axum::Json(info).into_response())
 }
 
@@ -313,7 +334,6 @@ async fn socket(
     let Some(guard) = app.guards.guard() else {
         return busy("connections").into_response();
     };
-    let handle = if table.chars().count() <= MAX_TABLE_ID_CHARS { app.registry.get(&table) } else { None };
     let c = &app.config;
     ws.max_message_size(c.max_message_bytes)
         .max_frame_size(c.max_message_bytes)
@@ -322,6 +342,13 @@ async fn socket(
         .max_write_buffer_size(c.max_write_buffer_bytes.max(c.write_buffer_bytes + c.max_message_bytes + 64))
         .on_upgrade(move |socket| async move {
             bump(&app.stats.counters.sockets_open);
+            // After the upgrade: a claim may take a moment, and its answer (try again,
+            // or no such table) is then a close code the client knows.
+            let handle = if table.chars().count() <= MAX_TABLE_ID_CHARS {
+                app.table(&table).await
+            } else {
+                Err(Missing::Unknown)
+            };
             crate::ws::serve(socket, &app, &table, handle, peer.ip()).await;
             crate::stats::drop_one(&app.stats.counters.sockets_open);
             drop(slot);
@@ -410,8 +437,8 @@ fn unknown_game(n: u32) -> ApiFailure {
 
 /// `GET /api/tables/{table}/rounds`: the latest game's round scores so far.
 async fn rounds(State(app): State<Arc<App>>, Path(table): Path<String>) -> Result<Response, ApiFailure> {
-    let handle = app.registry.get(&table).ok_or_else(unknown_table)?;
-    let rounds = handle.rounds().await.ok_or_else(unknown_table)??;
+    let handle = app.table(&table).await.map_err(missing)?;
+    let rounds = handle.rounds().await.ok_or_else(|| missing(Missing::NotNow))??;
     Ok(axum::Json(rounds).into_response())
 }
 

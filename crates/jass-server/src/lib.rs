@@ -16,6 +16,8 @@
 //! - `per_ip`, `origin`, `headers`: per-address limits, the WebSocket `Origin` check,
 //!   security headers.
 //! - `stats`: the counters behind `GET /api/stats`.
+//! - `cluster`: with a store several nodes share, claiming tables when asked for,
+//!   letting them go, and stopping when the node's lease may have run out.
 //!
 //! # Example
 //! ```no_run
@@ -30,6 +32,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
 )]
 
+mod cluster;
 mod computer;
 pub mod config;
 mod headers;
@@ -89,6 +92,8 @@ pub(crate) struct App {
     pub(crate) web: web::Web,
     /// `x-jass-node` on every answer (`--node-name`), checked once at start.
     pub(crate) node_header: Option<axum::http::HeaderValue>,
+    /// Claims in progress, one per table (shared store only).
+    pub(crate) gates: cluster::Gates,
 }
 
 impl App {
@@ -131,9 +136,10 @@ pub enum Storage {
     /// longer than `config.finished_retention` are purged at start and then every
     /// [`PURGE_EVERY`].
     Sqlite(std::path::PathBuf),
-    /// A PostgreSQL database (`postgres://user@host:port/db`), laid out if empty; the
-    /// same recovery and retention as SQLite. Several nodes may share it once each
-    /// table has one owner at a time (README, "Many nodes").
+    /// A PostgreSQL database (`postgres://user@host:port/db`), laid out if empty,
+    /// which several nodes may share (README, "Many nodes"): each table is held by one
+    /// node at a time, claimed from the database by the node a request for it reaches
+    /// (`config.node_lease`, `config.claim_wait`), with the same retention as SQLite.
     Postgres(String),
     /// A store of the caller's, and the tables to bring back from it first (none for a
     /// fresh start). A [`MemoryStore`] keeps nothing across a restart (`--memory`,
@@ -180,10 +186,15 @@ pub async fn run(
             serve_purging(listener, config, store, tables, shutdown).await
         }
         Storage::Postgres(url) => {
-            let (store, tables) =
-                store::PgStore::open(&url).await.map_err(|e| io::Error::other(e.to_string()))?;
-            tracing::info!(tables = tables.len(), "PostgreSQL store opened");
-            serve_purging(listener, config, store, tables, shutdown).await
+            let node = jass_store_pg::NodeConfig {
+                name: config.node_name.clone().unwrap_or_else(|| {
+                    listener.local_addr().map_or_else(|_| "node".to_owned(), |a| a.to_string())
+                }),
+                lease: config.node_lease,
+            };
+            let store = store::PgStore::open(&url, node).await.map_err(|e| io::Error::other(e.to_string()))?;
+            tracing::info!(node = ?store.node(), "PostgreSQL store opened; tables are claimed when asked for");
+            serve_purging(listener, config, store, Vec::new(), shutdown).await
         }
     }
 }
@@ -275,6 +286,7 @@ async fn serve_tables(
         None => None,
     };
     let app = Arc::new(App {
+        gates: cluster::Gates::default(),
         web,
         node_header,
         computers,
@@ -289,6 +301,10 @@ async fn serve_tables(
         stats,
     });
     restore_tables(&app, tables).await;
+    if app.store.shared() {
+        app.stats.cluster.set_node(app.store.node(), app.store.serving());
+        tokio::spawn(cluster::hold(Arc::clone(&app)));
+    }
     let router = http::router(Arc::clone(&app));
     // Our own accept loop rather than `axum::serve`: header timeouts, a per-address
     // connection cap and clean closes (issue 13 points 8 and 17; see `serve`).
@@ -302,10 +318,16 @@ async fn serve_tables(
         () = async move { shutdown.await; notify.cancel(); } => serve.await,
     }
     tracing::info!(tables = app.registry.len(), "shutting down");
+    let store = Arc::clone(&app.store);
     drop(app);
     stop.cancel();
     if !tasks.finish(grace).await {
         tracing::warn!("some connections or tables did not stop in time");
+    }
+    // Each table let itself go as it stopped; this ends the node's lease too, so no
+    // other node waits for it to run out.
+    if let Err(e) = store.leave().await {
+        tracing::warn!(error = %e, "could not leave the shared store; the lease runs out by itself");
     }
     Ok(())
 }
@@ -321,30 +343,13 @@ async fn serve_tables(
 async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
     let (mut restored, mut quarantined) = (0usize, 0usize);
     for t in tables {
-        let state = match rebuild_stored(&t) {
-            Ok(state) => state,
-            Err(why) => {
-                quarantine(app, &t.id, &why).await;
-                quarantined += 1;
-                continue;
-            }
-        };
-        if let Some(u) = &t.unreadable {
-            tracing::warn!(table = %t.id, entry = u.index, error = %u.error, "setting a torn last entry aside");
-            let reason = format!("torn last write: {}", u.error);
-            if let Err(e) = app.store.set_aside(&t.id, u.index, &reason).await {
-                // Served anyway, new entries would land behind the torn one.
-                quarantine(app, &t.id, &format!("its torn last entry could not be set aside: {e}")).await;
-                quarantined += 1;
-                continue;
-            }
+        if app.guards.is_closed() {
+            break;
         }
-        keep_finished_games(app, &t, &state).await;
-        let Some(guard) = app.guards.guard() else { break };
-        let id: Arc<str> = t.id.as_str().into();
-        let spawn = app.table_spawn(Arc::clone(&id), state.options, guard);
-        app.registry.insert_restored(id, table::actor::restore(spawn, state));
-        restored += 1;
+        match bring_back(app, t).await {
+            Some(_) => restored += 1,
+            None => quarantined += 1,
+        }
     }
     if restored > app.config.max_tables {
         tracing::warn!(
@@ -354,6 +359,35 @@ async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
         );
     }
     tracing::info!(restored, quarantined, "tables restored from the store");
+}
+
+/// Rebuilds one stored table into a live actor in the registry (at start-up, or when
+/// claimed from a shared store); `None` if it cannot be served whole (quarantined)
+/// or the server is stopping.
+pub(crate) async fn bring_back(app: &Arc<App>, t: store::StoredTable) -> Option<table::TableHandle> {
+    let state = match rebuild_stored(&t) {
+        Ok(state) => state,
+        Err(why) => {
+            quarantine(app, &t.id, &why).await;
+            return None;
+        }
+    };
+    if let Some(u) = &t.unreadable {
+        tracing::warn!(table = %t.id, entry = u.index, error = %u.error, "setting a torn last entry aside");
+        let reason = format!("torn last write: {}", u.error);
+        if let Err(e) = app.store.set_aside(&t.id, u.index, &reason).await {
+            // Served anyway, new entries would land behind the torn one.
+            quarantine(app, &t.id, &format!("its torn last entry could not be set aside: {e}")).await;
+            return None;
+        }
+    }
+    keep_finished_games(app, &t, &state).await;
+    let guard = app.guards.guard()?;
+    let id: Arc<str> = t.id.as_str().into();
+    let spawn = app.table_spawn(Arc::clone(&id), state.options, guard);
+    let handle = table::actor::restore(spawn, state);
+    app.registry.insert_restored(id, handle.clone());
+    Some(handle)
 }
 
 /// Keeps every finished game of a restored table that is not kept on its own yet: a

@@ -130,6 +130,15 @@ struct Args {
     /// address in it counts for the per-address limits and the operator check.
     #[arg(long = "trusted-proxy", env = "JASS_TRUSTED_PROXIES", value_delimiter = ',')]
     trusted_proxies: Vec<std::net::IpAddr>,
+    /// With `--db postgres://…`: milliseconds a node counts as alive after its last
+    /// heartbeat (default 3000). A node that cannot renew it in time stops serving
+    /// by itself; a killed node's tables are taken over at once.
+    #[arg(long, env = "JASS_NODE_LEASE_MS")]
+    node_lease_ms: Option<u64>,
+    /// With `--db postgres://…`: milliseconds a request for a table another live node
+    /// holds waits for it to be let go (default 2000), before "try again".
+    #[arg(long, env = "JASS_CLAIM_WAIT_MS")]
+    claim_wait_ms: Option<u64>,
     /// An operator's task instead of serving.
     #[command(subcommand)]
     command: Option<Task>,
@@ -207,6 +216,10 @@ impl Args {
             stats_token: self.stats_token.clone().filter(|t| !t.is_empty()),
             node_name: self.node_name.clone().filter(|t| !t.is_empty()),
             trusted_proxies: self.trusted_proxies.clone(),
+            node_lease: self
+                .node_lease_ms
+                .map_or(d.node_lease, |ms| std::time::Duration::from_millis(ms.max(300))),
+            claim_wait: self.claim_wait_ms.map_or(d.claim_wait, std::time::Duration::from_millis),
             rate_burst: self.rate_burst.unwrap_or(d.rate_burst),
             rate_per_second: self.rate_per_second.unwrap_or(d.rate_per_second),
             table_idle_timeout: self

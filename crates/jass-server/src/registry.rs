@@ -59,6 +59,11 @@ impl Registry {
         }
     }
 
+    /// Every table's handle.
+    pub(crate) fn all(&self) -> Vec<TableHandle> {
+        self.tables.lock().map(|t| t.values().cloned().collect()).unwrap_or_default()
+    }
+
     /// Tables held now.
     pub(crate) fn len(&self) -> usize {
         self.tables.lock().map(|t| t.len()).unwrap_or(0)

@@ -25,6 +25,11 @@ impl Tasks {
         (!self.0.is_closed()).then(|| self.0.token())
     }
 
+    /// Whether the server is shutting down (no new guards).
+    pub(crate) fn is_closed(&self) -> bool {
+        self.0.is_closed()
+    }
+
     /// Stops counting new tasks and waits up to `grace` for the counted ones. Returns
     /// whether all finished in time.
     pub(crate) async fn finish(&self, grace: std::time::Duration) -> bool {

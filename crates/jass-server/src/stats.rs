@@ -27,6 +27,8 @@ pub(crate) struct Stats {
     quarantined: Mutex<Vec<String>>,
     /// The computer players' decisions; shared with their pool, which writes it.
     pub(crate) computers: Arc<ComputerStats>,
+    /// Claims and handoffs, with a store several nodes share.
+    pub(crate) cluster: ClusterStats,
 }
 
 /// The counters `/api/stats` reports as they are, each under its field's name (serde
@@ -90,6 +92,7 @@ impl Stats {
             rejected: Mutex::new(HashMap::new()),
             quarantined: Mutex::new(Vec::new()),
             computers: Arc::new(ComputerStats::default()),
+            cluster: ClusterStats::default(),
         }
     }
 
@@ -135,6 +138,7 @@ impl Stats {
             rejected,
             quarantined: self.quarantined.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
             computers: self.computers.snapshot(),
+            cluster: self.cluster.snapshot(),
             store,
         }
     }
@@ -151,7 +155,98 @@ pub(crate) struct Snapshot<'a> {
     rejected: BTreeMap<String, u64>,
     quarantined: Vec<String>,
     computers: ComputersSnapshot<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cluster: Option<ClusterSnapshot<'a>>,
     store: Option<jass_store::Metrics>,
+}
+
+/// A node's part in a cluster (a store several nodes share), for `/api/stats`.
+#[derive(Debug)]
+pub(crate) struct ClusterStats {
+    /// This node's id in the store; 0 until it has one (then the node is no
+    /// cluster member and `/api/stats` has no `cluster`).
+    node: AtomicU64,
+    /// Whether the node serves its tables (its lease is fresh).
+    serving: std::sync::atomic::AtomicBool,
+    /// The counts, reported as they are.
+    pub(crate) counts: ClusterCounts,
+    /// Microseconds from a request for a table not held here to the table replayed
+    /// (claim waits included).
+    activations: Mutex<Option<hdrhistogram::Histogram<u64>>>,
+}
+
+/// The counts of [`ClusterStats`], each under its field's name in `/api/stats`.
+#[derive(Debug, Default, Serialize)]
+pub(crate) struct ClusterCounts {
+    /// Tables claimed from the store and brought back here.
+    pub(crate) claims: AtomicU64,
+    /// Requests for a table that could not be claimed now (another live node held
+    /// it past the claim wait, or the store could not be asked): answered "try again".
+    pub(crate) claims_refused: AtomicU64,
+    /// Tables let go because another node asked for them.
+    pub(crate) handoffs: AtomicU64,
+    /// Tables dropped because the store refused their append: another node had
+    /// taken them over (the fence held).
+    pub(crate) fenced_tables: AtomicU64,
+}
+
+impl Default for ClusterStats {
+    fn default() -> Self {
+        Self {
+            node: AtomicU64::new(0),
+            serving: std::sync::atomic::AtomicBool::new(false),
+            counts: ClusterCounts::default(),
+            activations: Mutex::new(hdrhistogram::Histogram::new_with_bounds(1, 3_600_000_000, 2).ok()),
+        }
+    }
+}
+
+impl ClusterStats {
+    /// Marks the node a cluster member.
+    pub(crate) fn set_node(&self, node: Option<i64>, serving: bool) {
+        let id = node.and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
+        self.node.store(id, Ordering::Relaxed);
+        self.set_serving(serving);
+    }
+
+    /// Records whether the node serves its tables.
+    pub(crate) fn set_serving(&self, serving: bool) {
+        self.serving.store(serving, Ordering::Relaxed);
+    }
+
+    /// Records one table's activation time.
+    pub(crate) fn activated(&self, took: Duration) {
+        let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX).max(1);
+        if let Some(h) = self.activations.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_mut() {
+            h.saturating_record(micros);
+        }
+    }
+
+    fn snapshot(&self) -> Option<ClusterSnapshot<'_>> {
+        let node = self.node.load(Ordering::Relaxed);
+        (node != 0).then(|| ClusterSnapshot {
+            node,
+            serving: self.serving.load(Ordering::Relaxed),
+            counts: &self.counts,
+            activation_ms: self
+                .activations
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .as_ref()
+                .filter(|h| !h.is_empty())
+                .map(Percentiles::of),
+        })
+    }
+}
+
+/// The `cluster` object of `/api/stats`.
+#[derive(Debug, Serialize)]
+pub(crate) struct ClusterSnapshot<'a> {
+    node: u64,
+    serving: bool,
+    #[serde(flatten)]
+    counts: &'a ClusterCounts,
+    activation_ms: Option<Percentiles>,
 }
 
 /// The computer players' decisions (issue 14 point 6), for `/api/stats`: what an

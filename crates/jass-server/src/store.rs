@@ -127,8 +127,50 @@ pub struct KeptRecord {
 
 /// Why the store could not keep an entry; the table then refuses the change.
 #[derive(Debug, thiserror::Error)]
-#[error("store failed: {0}")]
-pub struct StoreError(pub String);
+#[error("store failed: {message}")]
+pub struct StoreError {
+    message: String,
+    fenced: bool,
+}
+
+impl StoreError {
+    /// A failure, with what went wrong.
+    #[must_use]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self { message: message.into(), fenced: false }
+    }
+
+    /// Another node took the table over (a shared store's fence): this node must let
+    /// the table go, and nothing was written.
+    #[must_use]
+    pub fn fenced() -> Self {
+        Self { message: "another node holds this table now".to_owned(), fenced: true }
+    }
+
+    /// Whether this is [`StoreError::fenced`].
+    #[must_use]
+    pub fn is_fenced(&self) -> bool {
+        self.fenced
+    }
+}
+
+/// Why a table could not be claimed from a shared store.
+#[derive(Debug, thiserror::Error)]
+pub enum ClaimRefused {
+    /// The store has no such table (or the store is not shared: then only the tables
+    /// in memory exist).
+    #[error("no such table")]
+    Unknown,
+    /// A live node holds it.
+    #[error("another node holds it")]
+    Held,
+    /// The store could not be asked now.
+    #[error("{0}")]
+    Unavailable(String),
+}
+
+/// The future [`Store::claim`] returns: the table's stored history, now held here.
+pub type ClaimFuture = Pin<Box<dyn Future<Output = Result<StoredTable, ClaimRefused>> + Send>>;
 
 /// The future `append` returns: resolves once the entry is durable.
 pub type StoreFuture = Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send>>;
@@ -204,6 +246,54 @@ pub trait Store: Send + Sync + 'static {
     fn metrics(&self) -> Option<jass_store::Metrics> {
         None
     }
+
+    /// Whether several nodes share this store, each holding some of its tables
+    /// (README, "Many nodes"). Then a table not in memory is claimed from the store
+    /// when asked for ([`Store::claim`]), and a node holds a table only while its lease
+    /// is fresh ([`Store::serving`]).
+    fn shared(&self) -> bool {
+        false
+    }
+
+    /// Takes `table` for this node unless a live node holds it, and reads its history
+    /// back; the store then refuses appends to it from its last holder.
+    fn claim(&self, table: &str) -> ClaimFuture {
+        let _ = table;
+        Box::pin(std::future::ready(Err(ClaimRefused::Unknown)))
+    }
+
+    /// Lets `table` go, so another node claims it without waiting.
+    fn release(&self, table: &str) -> StoreFuture {
+        let _ = table;
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// Asks the node holding `table` to let it go.
+    fn ask_handoff(&self, table: &str) -> StoreFuture {
+        let _ = table;
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// The tables other nodes asked this one to let go, for the first caller.
+    fn handoffs(&self) -> Option<tokio::sync::mpsc::Receiver<String>> {
+        None
+    }
+
+    /// Whether this node may serve its tables now: false once its lease may have run
+    /// out (others may have taken its tables), and after it left.
+    fn serving(&self) -> bool {
+        true
+    }
+
+    /// A planned stop: lets every table go and ends this node's lease.
+    fn leave(&self) -> StoreFuture {
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// This node's id in a shared store.
+    fn node(&self) -> Option<i64> {
+        None
+    }
 }
 
 /// Keeps entries in memory: durable for the life of the process only. The default,
@@ -249,13 +339,13 @@ impl Store for MemoryStore {
                 games.entry(table.to_owned()).or_default().entry(game).or_insert_with(|| record.clone());
                 Ok(())
             }
-            Err(_) => Err(StoreError("memory store lock poisoned".to_owned())),
+            Err(_) => Err(StoreError::new("memory store lock poisoned".to_owned())),
         };
         Box::pin(std::future::ready(result))
     }
 
     fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
-        let games = self.games.lock().map_err(|_| StoreError("memory store lock poisoned".to_owned()))?;
+        let games = self.games.lock().map_err(|_| StoreError::new("memory store lock poisoned".to_owned()))?;
         let Some(kept) = games.get(table) else { return Ok(None) };
         let found = match game {
             Some(n) => kept.get_key_value(&n),
@@ -270,7 +360,7 @@ impl Store for MemoryStore {
                 tables.entry(table.to_owned()).or_default().push(entry.clone());
                 Ok(())
             }
-            Err(_) => Err(StoreError("memory store lock poisoned".to_owned())),
+            Err(_) => Err(StoreError::new("memory store lock poisoned".to_owned())),
         };
         Box::pin(std::future::ready(result))
     }
@@ -342,7 +432,7 @@ impl SqliteStore {
     /// # Errors
     /// The file cannot be created or read, or is not ours.
     pub fn open(path: &std::path::Path) -> Result<(Self, Vec<StoredTable>), StoreError> {
-        let (inner, tables) = jass_store::Database::open(path).map_err(|e| StoreError(e.to_string()))?;
+        let (inner, tables) = jass_store::Database::open(path).map_err(|e| StoreError::new(e.to_string()))?;
         let tables = tables.into_iter().map(stored_table).collect();
         Ok((Self { inner }, tables))
     }
@@ -376,7 +466,7 @@ where
     let before = unix_now().saturating_sub(i64::try_from(retention.as_secs()).unwrap_or(i64::MAX));
     let mut total = 0;
     loop {
-        let n = purge(before).await.map_err(|e| StoreError(e.to_string()))?;
+        let n = purge(before).await.map_err(|e| StoreError::new(e.to_string()))?;
         total += n;
         if n < u64::from(PURGE_SLICE) {
             return Ok(total);
@@ -428,15 +518,14 @@ pub struct PgStore {
 
 impl PgStore {
     /// Connects, checks the database is ours (or lays it out in an empty one) and
-    /// reads every live table back.
+    /// registers this process as a node; tables are claimed when asked for.
     ///
     /// # Errors
     /// The database cannot be reached, or is another application's or newer.
-    pub async fn open(url: &str) -> Result<(Self, Vec<StoredTable>), StoreError> {
-        let (inner, tables) =
-            jass_store_pg::PgDatabase::open(url).await.map_err(|e| StoreError(e.to_string()))?;
-        let tables = tables.into_iter().map(stored_table).collect();
-        Ok((Self { inner, rt: tokio::runtime::Handle::current() }, tables))
+    pub async fn open(url: &str, node: jass_store_pg::NodeConfig) -> Result<Self, StoreError> {
+        let inner =
+            jass_store_pg::PgDatabase::open(url, node).await.map_err(|e| StoreError::new(e.to_string()))?;
+        Ok(Self { inner, rt: tokio::runtime::Handle::current() })
     }
 }
 
@@ -471,14 +560,26 @@ fn kept_record(table: &str, kept: &jass_store::KeptGame) -> Result<Option<KeptRe
         Ok(record) => Ok(Some(KeptRecord { game: kept.game, record })),
         Err(e) => {
             tracing::error!(table, game = kept.game, error = %e, "a kept game's record does not read back; kept as it is, not served");
-            Err(StoreError(format!("the record of game {} does not read back", kept.game)))
+            Err(StoreError::new(format!("the record of game {} does not read back", kept.game)))
         }
     }
 }
 
 /// A backend's write as the server's [`StoreFuture`].
 fn stored<E: std::fmt::Display>(write: impl Future<Output = Result<(), E>> + Send + 'static) -> StoreFuture {
-    Box::pin(async move { write.await.map_err(|e| StoreError(e.to_string())) })
+    Box::pin(async move { write.await.map_err(|e| StoreError::new(e.to_string())) })
+}
+
+/// A PostgreSQL write as the server's [`StoreFuture`], its fence kept apart.
+fn stored_pg(
+    write: impl Future<Output = Result<(), jass_store_pg::PgError>> + Send + 'static,
+) -> StoreFuture {
+    Box::pin(async move {
+        write.await.map_err(|e| match e {
+            jass_store_pg::PgError::Fenced => StoreError::fenced(),
+            e => StoreError::new(e.to_string()),
+        })
+    })
 }
 
 /// `value` as JSON text handed to `write`; an encoding error fails the write.
@@ -489,13 +590,16 @@ where
 {
     match serde_json::to_string(value) {
         Ok(json) => stored(write(json)),
-        Err(e) => Box::pin(std::future::ready(Err(StoreError(e.to_string())))),
+        Err(e) => Box::pin(std::future::ready(Err(StoreError::new(e.to_string())))),
     }
 }
 
 impl Store for PgStore {
     fn append(&self, table: &str, entry: &Entry) -> StoreFuture {
-        stored_json(entry, |json| self.inner.append(table, json))
+        match serde_json::to_string(entry) {
+            Ok(json) => stored_pg(self.inner.append(table, json)),
+            Err(e) => Box::pin(std::future::ready(Err(StoreError::new(e.to_string())))),
+        }
     }
 
     fn forget(&self, table: &str) -> StoreFuture {
@@ -525,12 +629,56 @@ impl Store for PgStore {
 
     fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
         let kept =
-            self.rt.block_on(self.inner.read_game(table, game)).map_err(|e| StoreError(e.to_string()))?;
+            self.rt.block_on(self.inner.read_game(table, game)).map_err(|e| StoreError::new(e.to_string()))?;
         kept.map_or(Ok(None), |k| kept_record(table, &k))
     }
 
     fn metrics(&self) -> Option<jass_store::Metrics> {
         Some(self.inner.metrics())
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn claim(&self, table: &str) -> ClaimFuture {
+        let inner = self.inner.clone();
+        let table = table.to_owned();
+        Box::pin(async move {
+            match inner.claim(&table).await {
+                Ok(rows) => Ok(stored_table(rows)),
+                Err(jass_store_pg::ClaimError::Unknown) => Err(ClaimRefused::Unknown),
+                Err(jass_store_pg::ClaimError::Held(_)) => Err(ClaimRefused::Held),
+                Err(jass_store_pg::ClaimError::Db(e)) => Err(ClaimRefused::Unavailable(e.to_string())),
+            }
+        })
+    }
+
+    fn release(&self, table: &str) -> StoreFuture {
+        stored_pg(self.inner.release(table))
+    }
+
+    fn ask_handoff(&self, table: &str) -> StoreFuture {
+        let inner = self.inner.clone();
+        let table = table.to_owned();
+        stored_pg(async move { inner.ask_handoff(&table).await })
+    }
+
+    fn handoffs(&self) -> Option<tokio::sync::mpsc::Receiver<String>> {
+        self.inner.handoffs()
+    }
+
+    fn serving(&self) -> bool {
+        self.inner.lease_fresh()
+    }
+
+    fn leave(&self) -> StoreFuture {
+        let inner = self.inner.clone();
+        stored_pg(async move { inner.leave().await })
+    }
+
+    fn node(&self) -> Option<i64> {
+        Some(self.inner.node())
     }
 }
 
@@ -568,7 +716,7 @@ impl Store for SqliteStore {
     }
 
     fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
-        let kept = self.inner.read_game(table, game).map_err(|e| StoreError(e.to_string()))?;
+        let kept = self.inner.read_game(table, game).map_err(|e| StoreError::new(e.to_string()))?;
         kept.map_or(Ok(None), |k| kept_record(table, &k))
     }
 

@@ -21,6 +21,7 @@ use tokio_tungstenite::tungstenite;
 use tracing::{Instrument, debug, field, info, info_span};
 
 use crate::App;
+use crate::cluster::Missing;
 use crate::ratelimit::{RateLimit, Verdict};
 use crate::shutdown::Shutdown;
 use crate::stats::{bump, drop_one};
@@ -66,8 +67,8 @@ struct Conn {
     peer: u64,
 }
 
-/// Serves one upgraded socket for table `table_id` (`table` is `None` when no such
-/// table exists).
+/// Serves one upgraded socket for table `table_id` (`table` says why not when it is
+/// not here).
 ///
 /// Not an `async fn`: an async fn keeps its arguments (the socket) in its future next
 /// to the `Conn` they are moved into, and every caller's future embeds it. The boxed
@@ -76,7 +77,7 @@ pub(crate) fn serve(
     socket: WebSocket,
     app: &Arc<App>,
     table_id: &str,
-    table: Option<TableHandle>,
+    table: Result<TableHandle, Missing>,
     peer: std::net::IpAddr,
 ) -> Pin<Box<dyn Future<Output = ()> + Send>> {
     let id = app.next_conn_id();
@@ -100,11 +101,18 @@ pub(crate) fn serve(
 }
 
 impl Conn {
-    async fn run(mut self, table: Option<TableHandle>) {
+    async fn run(mut self, table: Result<TableHandle, Missing>) {
         let mut shutdown = self.app.shutdown.clone();
-        let Some(table) = table else {
-            let _ = self.error(None, ErrorCode::UnknownTable, "no such table").await;
-            return self.close(Kick { code: close::UNKNOWN_TABLE, reason: "unknown table" }).await;
+        let table = match table {
+            Ok(table) => table,
+            Err(Missing::Unknown) => {
+                let _ = self.error(None, ErrorCode::UnknownTable, "no such table").await;
+                return self.close(Kick { code: close::UNKNOWN_TABLE, reason: "unknown table" }).await;
+            }
+            Err(Missing::NotNow) => {
+                let _ = self.error(None, ErrorCode::Busy, "the table is not served here right now").await;
+                return self.close(Kick { code: close::TRY_AGAIN_LATER, reason: "try again" }).await;
+            }
         };
         // Cold paths (hello, close, a request) are boxed: a socket's task then holds
         // only the idle select loop's state between frames, not the largest path's
@@ -119,7 +127,7 @@ impl Conn {
             Err(r) => {
                 let (code, reason) = match r.code {
                     ErrorCode::BadToken => (close::BAD_TOKEN, "bad token"),
-                    ErrorCode::Busy => (close::TRY_AGAIN_LATER, "too many spectators"),
+                    ErrorCode::Busy => (close::TRY_AGAIN_LATER, "try again later"),
                     _ if shutdown.is_cancelled() => (close::SERVICE_RESTART, "server restarting"),
                     _ => (close::UNKNOWN_TABLE, "unknown table"),
                 };
@@ -232,14 +240,14 @@ impl Conn {
                 () = shutdown.cancelled() => return Some(Kick { code: close::SERVICE_RESTART, reason: "server restarting" }),
                 changed = views.changed() => {
                     if changed.is_err() {
-                        // The table dropped this view: stopping, or this seat was
-                        // freed (the kick arrives first when it was). Its last state
-                        // still goes out first.
+                        // The table dropped this view: stopping, moving to another
+                        // node, or this seat was freed (the kick arrives first when it
+                        // was). Its last state still goes out first; the client then
+                        // reconnects and finds the table where it is served now.
                         if let Some(frame) = unseen(&mut views) {
                             self.send(Message::Text(frame)).await.ok()?;
                         }
-                        let code = if shutdown.is_cancelled() { close::SERVICE_RESTART } else { close::NORMAL };
-                        return Some(Kick { code, reason: "table closed" });
+                        return Some(Kick { code: close::SERVICE_RESTART, reason: "table closed" });
                     }
                     self.send_state(&mut views).await.ok()?;
                 }

@@ -34,7 +34,7 @@ impl Store for TestStore {
     fn append(&self, table: &str, entry: &Entry) -> StoreFuture {
         let is_action = matches!(entry, Entry::Action { .. });
         if is_action && self.fail.load(Ordering::SeqCst) {
-            return Box::pin(std::future::ready(Err(StoreError("disk on fire".into()))));
+            return Box::pin(std::future::ready(Err(StoreError::new("disk on fire"))));
         }
         let gate = (is_action && self.hold.load(Ordering::SeqCst)).then(|| Arc::clone(&self.gate));
         let done = self.inner.append(table, entry);

@@ -9,6 +9,7 @@
 //!   **one** transaction and answers only after `COMMIT` returned (group commit).
 //! - `schema`: the tables, the check that a database is ours (a foreign or newer one
 //!   is refused untouched), and reading back.
+//! - `owner`: which node holds which table: claims, the fence, the node's lease.
 //! - [`throwaway`]: a PostgreSQL cluster on loopback for tests and benches.
 //!
 //! Reads (a record download, a kept game) go through a small pool, so they never wait
@@ -16,18 +17,27 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use jass_store::{KeptGame, Metrics, TableRows};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::NoTls;
 
+mod owner;
 mod schema;
 pub mod throwaway;
 mod writer;
 
+pub use owner::{ClaimError, NodeConfig};
 pub use schema::{APPLICATION, SCHEMA_VERSION};
 use writer::{Counters, Job, Op, Other, Writer};
+
+/// Handoff requests waiting for the server; more are dropped (the asker retries).
+const HANDOFFS: usize = 1024;
+
+/// How long a claim retries a place taken under it by a concurrent append or claim.
+const CLAIM_TRIES: u32 = 5;
 
 /// Writes waiting for the writer; a full queue fails a write at once (the server
 /// refuses that action and nothing changes), as in the embedded store.
@@ -57,6 +67,10 @@ pub enum PgError {
     /// The writer is gone or its queue is full.
     #[error("store unavailable: {0}")]
     Unavailable(&'static str),
+    /// Another node took the table over: this node no longer holds it, and the write
+    /// was not made.
+    #[error("another node holds this table now")]
+    Fenced,
 }
 
 /// What the database said (its message, not only "db error").
@@ -74,44 +88,138 @@ pub(crate) fn unix_now() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
-/// The store's handle.
+/// The store's handle: one node's view of the shared database.
 #[derive(Clone, Debug)]
 pub struct PgDatabase {
     queue: mpsc::Sender<Job>,
     readers: Pool,
     counters: Arc<Counters>,
+    lease: Arc<owner::Lease>,
+    name: Arc<str>,
+    handoffs: Arc<std::sync::Mutex<Option<mpsc::Receiver<String>>>>,
 }
 
 impl PgDatabase {
     /// Connects to `url` (`postgres://user@host:port/db`), creates the layout in an
-    /// empty database or checks it is ours, and reads every live table back.
+    /// empty database or checks it is ours (bringing an older layout up to date), and
+    /// registers this process as a new node. Tables are not read here: a node claims
+    /// each when it is asked for ([`PgDatabase::claim`]).
     ///
     /// # Errors
     /// The database cannot be reached, or is foreign or newer (left untouched).
-    pub async fn open(url: &str) -> Result<(Self, Vec<TableRows>), PgError> {
+    pub async fn open(url: &str, node: NodeConfig) -> Result<Self, PgError> {
         let config: tokio_postgres::Config = url.parse()?;
-        let (mut client, connection) = config.connect(NoTls).await?;
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::error!(error = %e, "the store's connection to PostgreSQL ended");
-            }
-        });
+        let mut client = writer::connect(&config).await?;
         schema::prepare(&mut client).await?;
-        let tables = schema::load(&mut client).await?;
-        let next = client
-            .query("SELECT table_id, max(seq) + 1 FROM entries GROUP BY table_id", &[])
-            .await?
-            .iter()
-            .map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1)))
-            .collect();
+        let lease = Arc::new(owner::Lease::new(node.lease));
         let counters = Arc::new(Counters::default());
         let (queue, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(Writer { client, next, counters: Arc::clone(&counters), append: None }.run(rx));
+        tokio::spawn(
+            Writer {
+                client,
+                config: config.clone(),
+                reconnected: None,
+                node: lease.node,
+                next: std::collections::HashMap::new(),
+                counters: Arc::clone(&counters),
+                append: None,
+            }
+            .run(rx),
+        );
+        let (handoff_tx, handoff_rx) = mpsc::channel(HANDOFFS);
+        tokio::spawn(owner::control(config.clone(), node.name.clone(), Arc::clone(&lease), handoff_tx));
         let manager =
             Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         let readers =
             Pool::builder(manager).max_size(READERS).build().map_err(|e| PgError::Pool(e.to_string()))?;
-        Ok((Self { queue, readers, counters }, tables))
+        let db = Self {
+            queue,
+            readers,
+            counters,
+            lease,
+            name: node.name.into(),
+            handoffs: Arc::new(std::sync::Mutex::new(Some(handoff_rx))),
+        };
+        // Serving starts once the node is registered, so its first claims count.
+        let deadline = Instant::now() + db.lease.lease;
+        while !db.lease.fresh() {
+            if Instant::now() > deadline {
+                return Err(PgError::Unavailable("could not register the node in time"));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        Ok(db)
+    }
+
+    /// This node's id in the database (random per start).
+    #[must_use]
+    pub fn node(&self) -> i64 {
+        self.lease.node
+    }
+
+    /// Whether this node's lease is fresh: while it is not, other nodes may already
+    /// have taken its tables, so it must not serve them (see `owner`).
+    #[must_use]
+    pub fn lease_fresh(&self) -> bool {
+        self.lease.fresh()
+    }
+
+    /// Takes `table` for this node unless a live node holds it, and reads its
+    /// history back; appends then continue its log after the claim.
+    ///
+    /// # Errors
+    /// Unknown (or archived), held by a live node, or the database failed.
+    pub async fn claim(&self, table: &str) -> Result<TableRows, ClaimError> {
+        let mut tries = 0;
+        let claimed = loop {
+            let mut client = self.readers.get().await.map_err(|e| PgError::Pool(e.to_string()))?;
+            match owner::claim(&mut client, table, &self.lease, &self.name).await {
+                Err(ClaimError::Db(PgError::Db(e)))
+                    if tries < CLAIM_TRIES
+                        && e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) =>
+                {
+                    // Someone wrote at that place meanwhile: look again.
+                    tries += 1;
+                }
+                other => break other?,
+            }
+        };
+        self.submit(Op::Adopt { table: table.to_owned(), next: claimed.next }).await?;
+        Ok(claimed.rows)
+    }
+
+    /// Asks whichever node holds `table` to let it go (see [`PgDatabase::handoffs`]).
+    ///
+    /// # Errors
+    /// The database could not be asked.
+    pub async fn ask_handoff(&self, table: &str) -> Result<(), PgError> {
+        let client = self.readers.get().await.map_err(|e| PgError::Pool(e.to_string()))?;
+        owner::ask_handoff(&**client, table).await
+    }
+
+    /// The tables other nodes asked to be let go, once: the first caller gets them.
+    #[must_use]
+    pub fn handoffs(&self) -> Option<mpsc::Receiver<String>> {
+        self.handoffs.lock().ok()?.take()
+    }
+
+    /// Lets `table` go: no longer held, so another node takes it without waiting.
+    pub fn release(&self, table: &str) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
+        let fut = self.submit(Op::Other(Other::Release { table: table.to_owned() }));
+        async move { fut.await.map(|_| ()) }
+    }
+
+    /// A planned stop: lets every table of this node go and unregisters it (its lease
+    /// ends now, not after it runs out).
+    ///
+    /// # Errors
+    /// The database could not be told; the lease then runs out by itself.
+    pub async fn leave(&self) -> Result<(), PgError> {
+        let released = self.submit(Op::Other(Other::ReleaseAll)).await;
+        self.lease.left.store(true, Ordering::Relaxed);
+        let client = self.readers.get().await.map_err(|e| PgError::Pool(e.to_string()))?;
+        client.execute("DELETE FROM nodes WHERE id = $1", &[&self.lease.node]).await?;
+        released.map(|_| ())
     }
 
     fn submit(&self, op: Op) -> impl Future<Output = Result<u64, PgError>> + Send + 'static {
@@ -226,6 +334,7 @@ impl PgDatabase {
             writes: c.writes.load(Ordering::Relaxed),
             largest_batch: c.largest_batch.load(Ordering::Relaxed),
             commit_micros: c.commit_micros.load(Ordering::Relaxed),
+            fenced: c.fenced.load(Ordering::Relaxed),
             ..Metrics::default()
         }
     }

@@ -2,7 +2,10 @@
 //!
 //! The layout follows the embedded store's (`jass_store`): tables, their entries in
 //! order, entries set aside as damaged, kept games. Entries are keyed by `(table_id,
-//! seq)`, so a table's history can never hold two entries at one place.
+//! seq)`, so a table's history can never hold two entries at one place: that key is
+//! the fence between nodes (see `owner`). Besides the server's entries (`kind` 0) a
+//! table's log holds claim rows (`kind` 1), one per node that took the table over;
+//! they only take a place and are never read back as entries.
 
 use jass_store::{KeptGame, TableRows};
 use tokio_postgres::{Client, GenericClient};
@@ -13,7 +16,7 @@ use crate::PgError;
 pub const APPLICATION: &str = "jass-server";
 
 /// The layout this build writes. A newer database is refused, never rewritten.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// Serialises the first start of several nodes on one empty database.
 const INIT_LOCK: i64 = 0x4A61_7373;
@@ -55,6 +58,34 @@ CREATE INDEX games_by_finish ON games (finished_at);
 CREATE INDEX tables_by_archive ON tables (archived_at) WHERE archived_at IS NOT NULL;
 ";
 
+/// Layout 2: ownership. Nodes, who holds each table, claim rows in the log, and the
+/// test whether a node is alive (its heartbeat is fresh and its session lock held).
+const OWNERSHIP: &str = "
+CREATE TABLE nodes (
+    id bigint PRIMARY KEY,
+    name text NOT NULL,
+    started bigint NOT NULL,
+    heartbeat timestamptz NOT NULL
+);
+ALTER TABLE tables ADD COLUMN owner bigint, ADD COLUMN epoch bigint NOT NULL DEFAULT 0;
+ALTER TABLE entries ADD COLUMN kind smallint NOT NULL DEFAULT 0;
+CREATE INDEX tables_by_owner ON tables (owner) WHERE owner IS NOT NULL;
+CREATE FUNCTION jass_node_alive(node bigint, ttl_ms integer) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM nodes WHERE id = node
+                   AND heartbeat > clock_timestamp() - ttl_ms * interval '1 millisecond') THEN
+        RETURN false;
+    END IF;
+    -- A live node holds this lock on its own session; a killed one's session is gone.
+    IF pg_try_advisory_lock(node) THEN
+        PERFORM pg_advisory_unlock(node);
+        RETURN false;
+    END IF;
+    RETURN true;
+END $$;
+";
+
 /// Creates the layout in an empty database, or checks that the database is one of
 /// ours at a version this build reads. Anything else is refused untouched.
 pub(crate) async fn prepare(client: &mut Client) -> Result<(), PgError> {
@@ -75,6 +106,7 @@ pub(crate) async fn prepare(client: &mut Client) -> Result<(), PgError> {
             )));
         }
         tx.batch_execute(CREATE).await?;
+        tx.batch_execute(OWNERSHIP).await?;
         tx.execute(
             "INSERT INTO jass_meta (id, application, schema_version) VALUES (0, $1, $2)",
             &[&APPLICATION, &SCHEMA_VERSION],
@@ -94,59 +126,13 @@ pub(crate) async fn prepare(client: &mut Client) -> Result<(), PgError> {
     if version > SCHEMA_VERSION {
         return Err(PgError::Newer(version));
     }
+    if version < 2 {
+        tracing::info!(from = version, to = SCHEMA_VERSION, "bringing the database's layout up to date");
+        tx.batch_execute(OWNERSHIP).await?;
+        tx.execute("UPDATE jass_meta SET schema_version = $1 WHERE id = 0", &[&SCHEMA_VERSION]).await?;
+    }
     tx.commit().await?;
     Ok(())
-}
-
-/// Every table not archived, with its entries, for the start of a server. Entries
-/// whose table has no row (damage: the row was lost) come back as a table with a
-/// `problem`, and the row is written back quarantined so they are kept whole.
-pub(crate) async fn load(client: &mut Client) -> Result<Vec<TableRows>, PgError> {
-    let tx = client.transaction().await?;
-    let orphans = tx
-        .query(
-            "SELECT DISTINCT e.table_id FROM entries e LEFT JOIN tables t ON t.id = e.table_id WHERE t.id IS NULL",
-            &[],
-        )
-        .await?;
-    for row in &orphans {
-        let id: String = row.get(0);
-        tracing::error!(table = %id, "entries without their table row: quarantined, kept whole");
-        tx.execute(
-            "INSERT INTO tables (id, last_active, quarantined_at) VALUES ($1, $2, $2) ON CONFLICT (id) DO NOTHING",
-            &[&id, &crate::unix_now()],
-        )
-        .await?;
-    }
-    let orphan_ids: Vec<String> = orphans.iter().map(|r| r.get(0)).collect();
-    let rows = tx
-        .query(
-            "SELECT t.id, t.last_active, t.quarantined_at, \
-                    coalesce(array_agg(e.entry ORDER BY e.seq) FILTER (WHERE e.seq IS NOT NULL), '{}'), \
-                    coalesce((SELECT array_agg(g.game ORDER BY g.game) FROM games g WHERE g.table_id = t.id), '{}') \
-             FROM tables t LEFT JOIN entries e ON e.table_id = t.id \
-             WHERE t.archived_at IS NULL GROUP BY t.id ORDER BY t.id",
-            &[],
-        )
-        .await?;
-    tx.commit().await?;
-    Ok(rows
-        .iter()
-        .map(|r| {
-            let id: String = r.get(0);
-            let games: Vec<i32> = r.get(4);
-            TableRows {
-                problem: orphan_ids
-                    .contains(&id)
-                    .then(|| "entries without their table row (kept, quarantined)".to_owned()),
-                id,
-                last_active: r.get(1),
-                quarantined_at: r.get(2),
-                entries: r.get(3),
-                kept_games: games.into_iter().filter_map(|g| u32::try_from(g).ok()).collect(),
-            }
-        })
-        .collect())
 }
 
 /// One table's history (archived or not), for a record download.
@@ -160,7 +146,7 @@ pub(crate) async fn read_table(
         return Ok(None);
     };
     let entries = client
-        .query("SELECT entry FROM entries WHERE table_id = $1 ORDER BY seq", &[&table])
+        .query("SELECT entry FROM entries WHERE table_id = $1 AND kind = 0 ORDER BY seq", &[&table])
         .await?
         .iter()
         .map(|r| r.get(0))

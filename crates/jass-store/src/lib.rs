@@ -126,6 +126,9 @@ pub struct Metrics {
     /// restart reads them by scanning the log, so this should stay near a minute's
     /// appends.
     pub unmoved_rows: u64,
+    /// Appends refused because another node had taken the table over (the
+    /// PostgreSQL store's fence; always 0 here, where one process holds every table).
+    pub fenced: u64,
 }
 
 /// The live counters behind [`Metrics`]; only the store thread writes them.
@@ -165,6 +168,7 @@ impl Counters {
                 self.histogram.get(i).map_or(0, |b| b.load(Ordering::Relaxed))
             }),
             unmoved_rows: self.unmoved_rows.load(Ordering::Relaxed),
+            fenced: 0,
         }
     }
 }

@@ -36,6 +36,10 @@ use crate::store::{Entry, Store};
 use crate::table::state::{Occupant, TableState, finished_record};
 use crate::table::turn::{self, Turns};
 
+/// How long a table stays on a node before it may be handed to another on request,
+/// so two balancers that disagree cannot bounce it between nodes.
+const HANDOFF_PAUSE: Duration = Duration::from_secs(5);
+
 /// What a new table needs from the server.
 pub(crate) struct Spawn {
     /// The table id.
@@ -115,6 +119,8 @@ fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
         // downtime is not idleness (issue 13, point 1), so it gets the full timeout.
         joined: !fresh,
         last_activity: Instant::now(),
+        since: Instant::now(),
+        fenced: false,
         _held: s.held,
     };
     // Boxed: a task that owns its actor by value keeps it twice in its state (once
@@ -199,6 +205,11 @@ struct TableActor {
     joined: bool,
     /// Last command handled, for the idle timer.
     last_activity: Instant,
+    /// When this actor started (a handoff waits [`HANDOFF_PAUSE`] after it).
+    since: Instant,
+    /// The store refused an append because another node took the table over: the
+    /// actor stops at once and never writes again.
+    fenced: bool,
     /// See [`Spawn::held`]; only dropped.
     _held: Option<crate::per_ip::IpSlot>,
     /// The computer players' memories by seat; `None` for a human or free seat, and
@@ -249,11 +260,22 @@ impl TableActor {
             warn!(error = ?e, "could not store the new table");
         }
         self.publish();
+        // Whether the table is let go to other nodes when the actor stops.
+        let mut release = false;
         loop {
             let idle = self.is_idle().then(|| self.last_activity + self.idle_limit());
             let due = self.deadline().map(|(_, _, at)| at);
             tokio::select! {
                 cmd = rx.recv() => match cmd {
+                    Some(TableCmd::LetGo { release: asked, reply }) => {
+                        let agreed = !asked || self.since.elapsed() >= HANDOFF_PAUSE;
+                        let _ = reply.send(agreed);
+                        if agreed {
+                            release = asked;
+                            self.kick_seats("table moved");
+                            break;
+                        }
+                    }
                     Some(cmd) => {
                         // Looking at the table (info) does not keep it alive.
                         if !matches!(cmd, TableCmd::Info { .. }) {
@@ -265,7 +287,10 @@ impl TableActor {
                 },
                 Some(thought) = thoughts.recv() => self.on_thought(thought).await,
                 () = sleep_until(due) => self.on_deadline(),
-                () = shutdown.cancelled() => break,
+                () = shutdown.cancelled() => {
+                    release = true;
+                    break;
+                }
                 () = sleep_until(idle) => {
                     // Idle tables expire: a finished one is archived, an unfinished one
                     // forgotten by the store (its finished games are kept on their own).
@@ -278,9 +303,27 @@ impl TableActor {
                     break;
                 }
             }
+            if self.fenced {
+                warn!("another node took this table over; letting it go");
+                self.kick_seats("table moved");
+                break;
+            }
+        }
+        // Requests from now on find the table gone and are told to try again.
+        drop(rx);
+        if release && let Err(e) = self.store.release(&self.id).await {
+            warn!(error = %e, "could not let the table go; its lease runs out instead");
         }
         self.registry.remove(&self.id);
         debug!("table actor stopped");
+    }
+
+    /// Closes every seated connection with 1012, so its client reconnects at once and
+    /// finds the table where it is served next (spectators see their view end).
+    fn kick_seats(&mut self, reason: &'static str) {
+        for (_, seat) in self.conns.iter_mut() {
+            seat.kick(Kick { code: close::SERVICE_RESTART, reason });
+        }
     }
 
     /// How long the table may sit with nobody connected.
@@ -338,6 +381,10 @@ impl TableActor {
                     self.detach(conn);
                 }
             }
+            TableCmd::LetGo { reply, .. } => {
+                // Handled in the run loop, which stops the actor.
+                let _ = reply.send(false);
+            }
             TableCmd::Detach { conn } => self.detach(conn),
             TableCmd::Presence { conn, away } => self.presence(conn, away),
             TableCmd::Request { conn, msg, reply } => {
@@ -353,7 +400,13 @@ impl TableActor {
     /// loudly (a restart would then quarantine the table rather than guess).
     async fn commit(&mut self, entry: Entry) -> Result<(), Refusal> {
         let was_over = self.state.finished();
-        self.store.append(&self.id, &entry).await.map_err(internal)?;
+        if self.fenced {
+            return Err(internal("the table is being let go"));
+        }
+        if let Err(e) = self.store.append(&self.id, &entry).await {
+            self.fenced = e.is_fenced();
+            return Err(internal(e));
+        }
         self.state.apply(&entry).map_err(|e| {
             warn!(error = %e, "a stored entry could not be applied");
             Refusal::new(ErrorCode::Internal, "the server could not apply this")

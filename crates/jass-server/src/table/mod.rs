@@ -33,9 +33,10 @@ impl Refusal {
         Self { code, message: message.into() }
     }
 
-    /// The table's actor is gone (server stopping, or the table was dropped).
+    /// The table's actor is gone: the server is stopping, the table moves to another
+    /// node, or it just expired. The client tries again and learns which.
     pub(crate) fn gone() -> Self {
-        Self::new(ErrorCode::UnknownTable, "the table is closed")
+        Self::new(ErrorCode::Busy, "the table is not served here right now; try again")
     }
 }
 
@@ -136,6 +137,15 @@ pub(crate) enum TableCmd {
         /// `ack` or `error`.
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
+    /// Stop serving the table on this node (shared store only): another node asked
+    /// for it (`release`: let it go in the store too), or this node's lease may have
+    /// run out (then it must not write at all).
+    LetGo {
+        /// Let it go in the store as well.
+        release: bool,
+        /// Whether the table agreed (a handoff waits a few seconds after a move).
+        reply: oneshot::Sender<bool>,
+    },
 }
 
 /// A cheap, clonable way to reach one table's actor.
@@ -205,6 +215,11 @@ impl TableHandle {
     /// telling.
     pub(crate) async fn presence(&self, conn: ConnId, away: bool) {
         let _ = self.tx.send(TableCmd::Presence { conn, away }).await;
+    }
+
+    /// Asks the table to stop serving here (see [`TableCmd::LetGo`]); whether it did.
+    pub(crate) async fn let_go(&self, release: bool) -> bool {
+        self.call(|reply| TableCmd::LetGo { release, reply }).await.unwrap_or(false)
     }
 
     /// Hands a client request to the table.

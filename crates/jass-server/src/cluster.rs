@@ -1,0 +1,147 @@
+//! Serving tables from a store several nodes share (README, "Many nodes"): a table
+//! not held here is claimed from the store when someone asks for it, a table another
+//! node wants is let go, and a node whose lease may have run out lets every table go
+//! before it could write beside their new holders.
+//!
+//! Safety does not rest on anything here: the store refuses an append from a node
+//! that lost a table (`jass_store_pg`, the fence), and the table's actor then lets the
+//! table go (`table::actor`). This module only makes moves quick and clean.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::App;
+use crate::stats::bump;
+use crate::store::ClaimRefused;
+use crate::table::TableHandle;
+
+/// Why a table cannot be had here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Missing {
+    /// No such table (or it finished and left memory): HTTP 404, close 4004.
+    Unknown,
+    /// It exists, but cannot be served here right now (another live node holds it,
+    /// the store cannot be reached, this node is stopping or not serving): HTTP 503,
+    /// close 1013, so the client tries again.
+    NotNow,
+}
+
+/// How often a claim on a table another live node holds is tried again.
+const CLAIM_RETRY: Duration = Duration::from_millis(50);
+
+/// How often the node's lease is looked at.
+const LEASE_CHECK: Duration = Duration::from_millis(100);
+
+/// One claim at a time per table id on this node: the second request for a table
+/// being claimed waits for the first and then finds it held.
+#[derive(Debug, Default)]
+pub(crate) struct Gates(Mutex<HashMap<Arc<str>, Arc<tokio::sync::Mutex<()>>>>);
+
+impl Gates {
+    fn gate(&self, id: &str) -> Option<Arc<tokio::sync::Mutex<()>>> {
+        let mut gates = self.0.lock().ok()?;
+        Some(Arc::clone(gates.entry(id.into()).or_default()))
+    }
+
+    fn done(&self, id: &str) {
+        if let Ok(mut gates) = self.0.lock() {
+            gates.remove(id);
+        }
+    }
+}
+
+impl App {
+    /// The table `id`: held here, or (with a shared store) claimed from the store and
+    /// replayed. Single-node stores know only the tables in memory.
+    pub(crate) async fn table(self: &Arc<Self>, id: &str) -> Result<TableHandle, Missing> {
+        if let Some(handle) = self.registry.get(id) {
+            return Ok(handle);
+        }
+        if !self.store.shared() || !crate::http::plausible_id(id) {
+            return Err(Missing::Unknown);
+        }
+        if self.shutdown.is_cancelled() || !self.store.serving() {
+            return Err(Missing::NotNow);
+        }
+        let gate = self.gates.gate(id).ok_or(Missing::NotNow)?;
+        let turn = gate.lock().await;
+        let found = match self.registry.get(id) {
+            Some(handle) => Ok(handle),
+            None => self.activate(id).await,
+        };
+        self.gates.done(id);
+        drop(turn);
+        found
+    }
+
+    /// Claims `id` from the shared store and brings it back to life here.
+    async fn activate(self: &Arc<Self>, id: &str) -> Result<TableHandle, Missing> {
+        let started = Instant::now();
+        let deadline = started + self.config.claim_wait;
+        let mut asked = false;
+        let stored = loop {
+            match self.store.claim(id).await {
+                Ok(stored) => break stored,
+                Err(ClaimRefused::Unknown) => return Err(Missing::Unknown),
+                Err(ClaimRefused::Held) if Instant::now() < deadline && !self.shutdown.is_cancelled() => {
+                    if !asked {
+                        asked = true;
+                        if let Err(e) = self.store.ask_handoff(id).await {
+                            tracing::warn!(table = id, error = %e, "could not ask for a handoff");
+                        }
+                    }
+                    tokio::time::sleep(CLAIM_RETRY).await;
+                }
+                Err(e) => {
+                    bump(&self.stats.cluster.counts.claims_refused);
+                    tracing::info!(table = id, why = %e, "table not claimable now; the client tries again");
+                    return Err(Missing::NotNow);
+                }
+            }
+        };
+        let handle = crate::bring_back(self, stored).await.ok_or(Missing::Unknown)?;
+        bump(&self.stats.cluster.counts.claims);
+        self.stats.cluster.activated(started.elapsed());
+        tracing::info!(table = id, ms = started.elapsed().as_millis(), "table claimed and replayed");
+        Ok(handle)
+    }
+}
+
+/// With a shared store, until the server stops: lets every table go when the lease
+/// may have run out, and lets go the tables other nodes ask for.
+pub(crate) async fn hold(app: Arc<App>) {
+    let mut asked = app.store.handoffs();
+    let mut every = tokio::time::interval(LEASE_CHECK);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut serving = app.store.serving();
+    loop {
+        tokio::select! {
+            () = app.shutdown.cancelled() => return,
+            _ = every.tick() => {
+                let now = app.store.serving();
+                if serving && !now {
+                    tracing::error!(
+                        tables = app.registry.len(),
+                        "this node's lease was not renewed in time: it stops serving its tables (other nodes take them over)"
+                    );
+                    for handle in app.registry.all() {
+                        handle.let_go(false).await;
+                    }
+                } else if !serving && now {
+                    tracing::info!("this node's lease is renewed: serving again");
+                }
+                serving = now;
+                app.stats.cluster.set_serving(now);
+            }
+            Some(table) = async { match asked.as_mut() { Some(rx) => rx.recv().await, None => std::future::pending().await } } => {
+                if let Some(handle) = app.registry.get(&table)
+                    && handle.let_go(true).await
+                {
+                    bump(&app.stats.cluster.counts.handoffs);
+                    tracing::info!(table = %table, "table let go: another node asked for it");
+                }
+            }
+        }
+    }
+}
