@@ -115,12 +115,16 @@ pub(crate) async fn hold(app: Arc<App>) {
     let mut every = tokio::time::interval(LEASE_CHECK);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut serving = app.store.serving();
+    let mut lapses = app.store.lapses();
     loop {
         tokio::select! {
             () = app.shutdown.cancelled() => return,
             _ = every.tick() => {
                 let now = app.store.serving();
-                if serving && !now {
+                let lapsed = app.store.lapses() != lapses;
+                lapses = app.store.lapses();
+                if (serving && !now) || lapsed {
+                    bump(&app.stats.cluster.counts.lapses);
                     tracing::error!(
                         tables = app.registry.len(),
                         "this node's lease was not renewed in time: it stops serving its tables (other nodes take them over)"

@@ -192,7 +192,8 @@ pub async fn run(
                 }),
                 lease: config.node_lease,
             };
-            let store = store::PgStore::open(&url, node).await.map_err(|e| io::Error::other(e.to_string()))?;
+            let store =
+                store::PgStore::open(&url, node).await.map_err(|e| io::Error::other(e.to_string()))?;
             tracing::info!(node = ?store.node(), "PostgreSQL store opened; tables are claimed when asked for");
             serve_purging(listener, config, store, Vec::new(), shutdown).await
         }

@@ -185,9 +185,10 @@ pub(crate) struct ClusterCounts {
     pub(crate) claims_refused: AtomicU64,
     /// Tables let go because another node asked for them.
     pub(crate) handoffs: AtomicU64,
-    /// Tables dropped because the store refused their append: another node had
-    /// taken them over (the fence held).
-    pub(crate) fenced_tables: AtomicU64,
+    /// Times the node let every table go because its lease may have run out (it
+    /// was frozen, or cut off from the database); `store.fenced` counts the appends
+    /// refused because another node had taken their table.
+    pub(crate) lapses: AtomicU64,
 }
 
 impl Default for ClusterStats {

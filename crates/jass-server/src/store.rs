@@ -285,6 +285,12 @@ pub trait Store: Send + Sync + 'static {
         true
     }
 
+    /// How often the lease was renewed only after it may have run out (a frozen
+    /// node): each time the node lets every table go, as others may hold them now.
+    fn lapses(&self) -> u64 {
+        0
+    }
+
     /// A planned stop: lets every table go and ends this node's lease.
     fn leave(&self) -> StoreFuture {
         Box::pin(std::future::ready(Ok(())))
@@ -345,7 +351,8 @@ impl Store for MemoryStore {
     }
 
     fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
-        let games = self.games.lock().map_err(|_| StoreError::new("memory store lock poisoned".to_owned()))?;
+        let games =
+            self.games.lock().map_err(|_| StoreError::new("memory store lock poisoned".to_owned()))?;
         let Some(kept) = games.get(table) else { return Ok(None) };
         let found = match game {
             Some(n) => kept.get_key_value(&n),
@@ -628,8 +635,10 @@ impl Store for PgStore {
     }
 
     fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
-        let kept =
-            self.rt.block_on(self.inner.read_game(table, game)).map_err(|e| StoreError::new(e.to_string()))?;
+        let kept = self
+            .rt
+            .block_on(self.inner.read_game(table, game))
+            .map_err(|e| StoreError::new(e.to_string()))?;
         kept.map_or(Ok(None), |k| kept_record(table, &k))
     }
 
@@ -670,6 +679,10 @@ impl Store for PgStore {
 
     fn serving(&self) -> bool {
         self.inner.lease_fresh()
+    }
+
+    fn lapses(&self) -> u64 {
+        self.inner.lease_lapses()
     }
 
     fn leave(&self) -> StoreFuture {

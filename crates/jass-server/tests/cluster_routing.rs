@@ -18,96 +18,16 @@
 //! with a table it does not hold.
 
 mod binary;
+mod cluster;
 mod common;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use binary::{Proc, cleanup, free_port, temp_db};
+use cluster::{Balancer, OPEN};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
-
-/// No per-address limit in the way: behind the balancer every request comes from it.
-const OPEN: [&str; 10] = [
-    "--max-tables-per-ip",
-    "100000",
-    "--max-held-tables-per-ip",
-    "100000",
-    "--http-rate-burst",
-    "100000",
-    "--http-rate-per-second",
-    "100000",
-    "--max-connections-per-ip",
-    "100000",
-];
-
-const TABLES: usize = 60;
-
-/// HAProxy: `$JASS_HAPROXY`, or `haproxy` on the path (test.sh installs Debian's).
-fn haproxy_bin() -> PathBuf {
-    if let Some(p) = std::env::var_os("JASS_HAPROXY") {
-        return PathBuf::from(p);
-    }
-    let found = std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .chain(["/usr/sbin".into(), "/usr/local/sbin".into()])
-        .map(|d| d.join("haproxy"))
-        .find(|p| p.is_file());
-    found.unwrap_or_else(|| {
-        panic!("HAProxy is needed for this test: apt-get install haproxy (./test.sh installs it), or set JASS_HAPROXY")
-    })
-}
-
-/// HAProxy as a child process, ended by its pid when dropped.
-struct Balancer {
-    child: Child,
-    addr: SocketAddr,
-    stats: SocketAddr,
-}
-
-impl Balancer {
-    async fn start(nodes: [SocketAddr; 2], log: &Path) -> Self {
-        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-        let stats: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-        let cfg = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/haproxy.cfg");
-        let out = std::fs::File::create(log).unwrap();
-        let child = Command::new(haproxy_bin())
-            .arg("-db")
-            .arg("-f")
-            .arg(&cfg)
-            .env("JASS_BIND", addr.to_string())
-            .env("JASS_NODE1", nodes[0].to_string())
-            .env("JASS_NODE2", nodes[1].to_string())
-            .env("JASS_STATS", stats.to_string())
-            .stdout(out.try_clone().unwrap())
-            .stderr(out)
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("haproxy starts");
-        let b = Self { child, addr, stats };
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(addr).await.is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "haproxy did not come up: {}",
-                std::fs::read_to_string(log).unwrap()
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        b
-    }
-}
-
-impl Drop for Balancer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// One HTTP/1.1 exchange: status, lower-cased headers, body.
 struct Reply {
@@ -190,6 +110,8 @@ async fn until(what: &str, mut ok: impl AsyncFnMut() -> bool) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+const TABLES: usize = 60;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn haproxy_routes_a_table_to_its_node_moves_it_when_the_node_dies_and_not_back() {

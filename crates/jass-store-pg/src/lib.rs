@@ -164,6 +164,13 @@ impl PgDatabase {
         self.lease.fresh()
     }
 
+    /// How often the lease was renewed only after it may have run out: each time,
+    /// other nodes may have taken this node's tables, so it lets them all go.
+    #[must_use]
+    pub fn lease_lapses(&self) -> u64 {
+        self.lease.lapses()
+    }
+
     /// Takes `table` for this node unless a live node holds it, and reads its
     /// history back; appends then continue its log after the claim.
     ///

@@ -58,13 +58,24 @@ pub(crate) struct Lease {
     base: Instant,
     /// The node left (SIGTERM): it renews no more.
     pub(crate) left: AtomicBool,
+    /// Times a renewal came after the lease may have run out (a frozen or cut-off
+    /// node): the node's tables may have been taken meanwhile, even though the lease
+    /// is fresh again.
+    lapses: AtomicU64,
 }
 
 impl Lease {
     pub(crate) fn new(lease: Duration) -> Self {
         // Positive and never 0, so it is a plain advisory lock key and a valid owner.
         let node = i64::try_from(rand::random::<u64>() >> 2).unwrap_or(1).max(1);
-        Self { node, lease, renewed_ms: AtomicU64::new(0), base: Instant::now(), left: AtomicBool::new(false) }
+        Self {
+            node,
+            lease,
+            renewed_ms: AtomicU64::new(0),
+            base: Instant::now(),
+            left: AtomicBool::new(false),
+            lapses: AtomicU64::new(0),
+        }
     }
 
     /// How often the heartbeat is renewed: six times per lease.
@@ -72,7 +83,15 @@ impl Lease {
         self.lease / 6
     }
 
+    /// See the field.
+    pub(crate) fn lapses(&self) -> u64 {
+        self.lapses.load(Ordering::Relaxed)
+    }
+
     fn renewed(&self) {
+        if self.renewed_ms.load(Ordering::Relaxed) != 0 && !self.fresh() {
+            self.lapses.fetch_add(1, Ordering::Relaxed);
+        }
         let ms = u64::try_from(self.base.elapsed().as_millis()).unwrap_or(u64::MAX);
         self.renewed_ms.store(ms.max(1), Ordering::Relaxed);
     }
@@ -124,7 +143,8 @@ async fn session(
     // The connection is driven here, so its notifications (handoffs) can be read.
     let (notes_tx, mut notes) = mpsc::unbounded_channel();
     let driver = tokio::spawn(async move {
-        let mut messages = std::pin::pin!(futures_util::stream::poll_fn(move |cx| connection.poll_message(cx)));
+        let mut messages =
+            std::pin::pin!(futures_util::stream::poll_fn(move |cx| connection.poll_message(cx)));
         while let Some(m) = futures_util::StreamExt::next(&mut messages).await {
             match m {
                 Ok(AsyncMessage::Notification(n)) => {
@@ -264,10 +284,8 @@ pub(crate) async fn claim(
                 return Err(ClaimError::Unknown);
             }
             if let Some(owner) = owner.filter(|o| *o != lease.node) {
-                let alive: bool = tx
-                    .query_one("SELECT jass_node_alive($1, $2)", &[&owner, &lease.ttl_ms()])
-                    .await?
-                    .get(0);
+                let alive: bool =
+                    tx.query_one("SELECT jass_node_alive($1, $2)", &[&owner, &lease.ttl_ms()]).await?.get(0);
                 if alive {
                     return Err(ClaimError::Held(owner));
                 }
@@ -275,7 +293,8 @@ pub(crate) async fn claim(
             None
         }
     };
-    tx.execute("UPDATE tables SET owner = $2, epoch = epoch + 1 WHERE id = $1", &[&table, &lease.node]).await?;
+    tx.execute("UPDATE tables SET owner = $2, epoch = epoch + 1 WHERE id = $1", &[&table, &lease.node])
+        .await?;
     let note = format!("{{\"claim\":{{\"node\":{},\"name\":{name:?},\"at\":{now}}}}}", lease.node);
     let seq: i64 = tx
         .query_one(

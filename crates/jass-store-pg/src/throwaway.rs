@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 pub struct Throwaway {
     child: Child,
     dir: PathBuf,
+    bin: PathBuf,
+    user: Option<(u32, u32)>,
+    port: u16,
     /// Connection string of its `postgres` database, user `jass`, no password.
     pub url: String,
 }
@@ -104,34 +107,60 @@ impl Throwaway {
         if let Some((uid, gid)) = user {
             std::os::unix::fs::chown(dir.join("postgres.log"), Some(uid), Some(gid))?;
         }
-        let child = command(&bin.join("postgres"), user)
-            .arg("-D")
-            .arg(&data)
-            .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1", "-c"])
-            .arg(format!("unix_socket_directories={}", dir.display()))
-            .args(["-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "max_connections=100"])
-            .stdout(log.try_clone()?)
-            .stderr(log)
-            .stdin(Stdio::null())
-            .spawn()?;
-        let mut me = Self { child, dir, url: format!("postgres://jass@127.0.0.1:{port}/postgres") };
+        drop(log);
+        let child = spawn(&bin, user, &dir, port)?;
+        let mut me =
+            Self { child, dir, bin, user, port, url: format!("postgres://jass@127.0.0.1:{port}/postgres") };
+        me.ready()?;
+        Ok(me)
+    }
+
+    /// Waits until the server accepts connections.
+    fn ready(&mut self) -> io::Result<()> {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            let ready = command(&bin.join("pg_isready"), None)
-                .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q"])
+            let ready = command(&self.bin.join("pg_isready"), None)
+                .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-q"])
                 .status()
                 .is_ok_and(|s| s.success());
             if ready {
-                return Ok(me);
+                return Ok(());
             }
-            if let Some(status) = me.child.try_wait()? {
-                return Err(io::Error::other(format!("postgres exited ({status}): {}", me.log())));
+            if let Some(status) = self.child.try_wait()? {
+                return Err(io::Error::other(format!("postgres exited ({status}): {}", self.log())));
             }
             if Instant::now() > deadline {
-                return Err(io::Error::other(format!("postgres did not come up: {}", me.log())));
+                return Err(io::Error::other(format!("postgres did not come up: {}", self.log())));
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Stops the server (a fast shutdown: every session ends), keeps it down for
+    /// `down`, and starts it again on the same data and port.
+    ///
+    /// # Errors
+    /// It did not start again (its log is in the error).
+    pub fn restart(&mut self, down: Duration) -> io::Result<()> {
+        self.stop();
+        std::thread::sleep(down);
+        self.child = spawn(&self.bin, self.user, &self.dir, self.port)?;
+        self.ready()
+    }
+
+    /// A fast shutdown (SIGINT), then SIGKILL if it does not end in time.
+    fn stop(&mut self) {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args(["-INT", &pid]).status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     /// What the server logged.
@@ -149,18 +178,22 @@ impl Throwaway {
 
 impl Drop for Throwaway {
     fn drop(&mut self) {
-        // A fast shutdown (SIGINT), then SIGKILL if it does not end in time.
-        let pid = self.child.id().to_string();
-        let _ = Command::new("kill").args(["-INT", &pid]).status();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.stop();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Starts `postgres` on the cluster in `dir`, logging to `dir/postgres.log`.
+fn spawn(bin: &Path, user: Option<(u32, u32)>, dir: &Path, port: u16) -> io::Result<Child> {
+    let log = std::fs::OpenOptions::new().append(true).open(dir.join("postgres.log"))?;
+    command(&bin.join("postgres"), user)
+        .arg("-D")
+        .arg(dir.join("data"))
+        .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1", "-c"])
+        .arg(format!("unix_socket_directories={}", dir.display()))
+        .args(["-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "max_connections=100"])
+        .stdout(log.try_clone()?)
+        .stderr(log)
+        .stdin(Stdio::null())
+        .spawn()
 }

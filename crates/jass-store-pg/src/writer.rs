@@ -35,15 +35,37 @@ pub(crate) enum Op {
 /// The writes that are no append.
 #[derive(Debug)]
 pub(crate) enum Other {
-    Delete { table: String },
-    Archive { table: String },
-    Quarantine { table: String },
-    SetAside { table: String, keep: u64, reason: String },
-    KeepGame { table: String, game: u32, record: String },
-    PurgeGames { before: i64, limit: u32 },
-    PurgeArchived { before: i64, limit: u32 },
+    Delete {
+        table: String,
+    },
+    Archive {
+        table: String,
+    },
+    Quarantine {
+        table: String,
+    },
+    SetAside {
+        table: String,
+        keep: u64,
+        reason: String,
+    },
+    KeepGame {
+        table: String,
+        game: u32,
+        record: String,
+    },
+    PurgeGames {
+        before: i64,
+        limit: u32,
+    },
+    PurgeArchived {
+        before: i64,
+        limit: u32,
+    },
     /// Lets a table go (a handoff): unheld, so another node claims it at once.
-    Release { table: String },
+    Release {
+        table: String,
+    },
     /// Lets every table of this node go (a planned stop).
     ReleaseAll,
 }
@@ -244,7 +266,8 @@ impl Writer {
             let n = match other {
                 Other::Delete { table } => {
                     next.remove(table);
-                    let n = tx.execute("DELETE FROM tables WHERE id = $1 AND owner = $2", &[table, &me]).await?;
+                    let n =
+                        tx.execute("DELETE FROM tables WHERE id = $1 AND owner = $2", &[table, &me]).await?;
                     if n > 0 {
                         tx.execute("DELETE FROM entries WHERE table_id = $1", &[table]).await?;
                     }
@@ -400,7 +423,11 @@ impl<'a> Appends<'a> {
     }
 
     /// [`APPEND`]'s parameters.
-    fn params<'p>(&'p self, now: &'p i64, node: &'p i64) -> [&'p (dyn tokio_postgres::types::ToSql + Sync); 5] {
+    fn params<'p>(
+        &'p self,
+        now: &'p i64,
+        node: &'p i64,
+    ) -> [&'p (dyn tokio_postgres::types::ToSql + Sync); 5] {
         [&self.ids, &self.seqs, &self.texts, now, node]
     }
 

@@ -49,6 +49,11 @@ pub fn unlimited_config() -> Config {
 
 pub struct Server {
     pub addr: SocketAddr,
+    /// The loopback address this side connects from (`None`: the system's pick).
+    pub source: Option<std::net::IpAddr>,
+    /// Sent as `authorization: Bearer …` with every HTTP request (the operator's
+    /// token, for `/api/stats` from an address that is not the server's own).
+    pub token: Option<String>,
     pub store: Arc<MemoryStore>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
@@ -76,12 +81,24 @@ impl Server {
                 let _ = rx.await;
             },
         ));
-        Self { addr, store, stop: Some(stop), task: Some(task) }
+        Self { addr, source: None, token: None, store, stop: Some(stop), task: Some(task) }
     }
 
     /// A handle on a server running elsewhere (a child process) at `addr`.
     pub fn external(addr: SocketAddr) -> Self {
-        Self { addr, store: Arc::new(MemoryStore::new()), stop: None, task: None }
+        Self { addr, source: None, token: None, store: Arc::new(MemoryStore::new()), stop: None, task: None }
+    }
+
+    /// A TCP connection to the server, from `self.source` when set.
+    pub async fn tcp(&self) -> std::io::Result<TcpStream> {
+        match self.source {
+            None => TcpStream::connect(self.addr).await,
+            Some(ip) => {
+                let socket = tokio::net::TcpSocket::new_v4()?;
+                socket.bind(SocketAddr::new(ip, 0))?;
+                socket.connect(self.addr).await
+            }
+        }
     }
 
     /// Stops the server and waits for `run` to return.
@@ -96,10 +113,11 @@ impl Server {
 
     /// A raw HTTP/1.1 request; returns status and body.
     pub async fn http(&self, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
-        let mut s = TcpStream::connect(self.addr).await.unwrap();
+        let mut s = self.tcp().await.unwrap();
         let body = body.unwrap_or("");
+        let auth = self.token.as_ref().map(|t| format!("authorization: Bearer {t}\r\n")).unwrap_or_default();
         let req = format!(
-            "{method} {path} HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{auth}connection: close\r\n\r\n{body}",
             body.len()
         );
         s.write_all(req.as_bytes()).await.unwrap();
@@ -149,14 +167,42 @@ impl Server {
 
     /// Opens a socket without saying hello.
     pub async fn open(&self, table: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async_with_config(
+        let (ws, _) = tokio_tungstenite::client_async_with_config(
             format!("ws://{}/ws/{table}", self.addr),
+            MaybeTlsStream::Plain(self.tcp().await.unwrap()),
             None,
-            true,
         )
         .await
         .unwrap();
         Client { ws, frames: Vec::new(), state: None, next_id: 1 }
+    }
+
+    /// Opens a socket, says hello and reads welcome + state; or why not (the upgrade
+    /// refused, an `error` and close code, the stream ending).
+    pub async fn try_connect(&self, table: &str, token: Option<&str>) -> Result<Client, String> {
+        let url = format!("ws://{}/ws/{table}", self.addr);
+        let tcp = self.tcp().await.map_err(|e| format!("connect: {e}"))?;
+        let (ws, _) = tokio_tungstenite::client_async_with_config(url, MaybeTlsStream::Plain(tcp), None)
+            .await
+            .map_err(|e| format!("upgrade: {e}"))?;
+        let mut c = Client { ws, frames: Vec::new(), state: None, next_id: 1 };
+        let hello = ClientMsg::Hello {
+            protocol: jass_protocol::PROTOCOL_VERSION,
+            token: token.map(str::to_owned),
+            id: None,
+        };
+        // A refusal may come before the hello is read: the answer says which.
+        let _ = c.ws.send(Message::Text(serde_json::to_string(&hello).unwrap().into())).await;
+        let mut said = Vec::new();
+        loop {
+            match c.next().await {
+                Got::Msg(ServerMsg::Welcome { .. }) => {}
+                Got::Msg(ServerMsg::State { .. }) => return Ok(c),
+                Got::Msg(m) => said.push(format!("{m:?}")),
+                Got::Close(code) => return Err(format!("close {code} after {said:?}")),
+                Got::End(why) => return Err(format!("ended ({why}) after {said:?}")),
+            }
+        }
     }
 
     /// Opens a socket, says hello and reads welcome + state.
