@@ -27,6 +27,7 @@ cargo test --locked --workspace
 # The deployment files: there is no Docker engine here, so the compose file is
 # validated, not run (README, "Deploy").
 docker-compose -f docker-compose.yml config -q
+docker-compose -f docker-compose.yml --profile cluster config -q
 
 cargo build --locked -p jass-server
 export JASS_SERVER_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/jass-server"

@@ -30,6 +30,9 @@ pub(crate) enum Missing {
 /// How often a claim on a table another live node holds is tried again.
 const CLAIM_RETRY: Duration = Duration::from_millis(50);
 
+/// Longest time between two looks for tables nobody holds that sat idle.
+const SWEEP_MAX: Duration = Duration::from_secs(60);
+
 /// How often the node's lease is looked at.
 const LEASE_CHECK: Duration = Duration::from_millis(100);
 
@@ -75,6 +78,24 @@ impl App {
         found
     }
 
+    /// Claims a table nobody holds that sat idle its whole timeout, so it expires
+    /// here as if its node had lived (unless it is held by now).
+    async fn expire_orphan(self: &Arc<Self>, id: &str) {
+        let Some(gate) = self.gates.gate(id) else { return };
+        let turn = gate.lock().await;
+        if self.registry.get(id).is_none() {
+            match self.store.claim(id).await {
+                Ok(stored) => {
+                    tracing::info!(table = id, "a table nobody held sat idle: claimed to expire it");
+                    let _ = crate::bring_back(self, stored, true).await;
+                }
+                Err(e) => tracing::debug!(table = id, why = %e, "an idle table could not be claimed"),
+            }
+        }
+        self.gates.done(id);
+        drop(turn);
+    }
+
     /// Claims `id` from the shared store and brings it back to life here.
     async fn activate(self: &Arc<Self>, id: &str) -> Result<TableHandle, Missing> {
         let started = Instant::now();
@@ -84,23 +105,28 @@ impl App {
             match self.store.claim(id).await {
                 Ok(stored) => break stored,
                 Err(ClaimRefused::Unknown) => return Err(Missing::Unknown),
-                Err(ClaimRefused::Held) if Instant::now() < deadline && !self.shutdown.is_cancelled() => {
-                    if !asked {
+                // Held by a live node (asked to let go), or the database failed for a
+                // moment (a takeover racing the last holder's append): try again.
+                Err(e) if Instant::now() < deadline && !self.shutdown.is_cancelled() => {
+                    if matches!(e, ClaimRefused::Held) && !asked {
                         asked = true;
                         if let Err(e) = self.store.ask_handoff(id).await {
                             tracing::warn!(table = id, error = %e, "could not ask for a handoff");
                         }
                     }
+                    if let ClaimRefused::Unavailable(why) = &e {
+                        tracing::warn!(table = id, why = %why, "a claim failed; trying again");
+                    }
                     tokio::time::sleep(CLAIM_RETRY).await;
                 }
                 Err(e) => {
                     bump(&self.stats.cluster.counts.claims_refused);
-                    tracing::info!(table = id, why = %e, "table not claimable now; the client tries again");
+                    tracing::warn!(table = id, why = %e, "table not claimable now; the client tries again");
                     return Err(Missing::NotNow);
                 }
             }
         };
-        let handle = crate::bring_back(self, stored).await.ok_or(Missing::Unknown)?;
+        let handle = crate::bring_back(self, stored, false).await.ok_or(Missing::Unknown)?;
         bump(&self.stats.cluster.counts.claims);
         self.stats.cluster.activated(started.elapsed());
         tracing::info!(table = id, ms = started.elapsed().as_millis(), "table claimed and replayed");
@@ -109,11 +135,15 @@ impl App {
 }
 
 /// With a shared store, until the server stops: lets every table go when the lease
-/// may have run out, and lets go the tables other nodes ask for.
+/// may have run out, lets go the tables other nodes ask for, and expires the tables
+/// nobody holds that sat idle (their node died and nobody came back).
 pub(crate) async fn hold(app: Arc<App>) {
     let mut asked = app.store.handoffs();
     let mut every = tokio::time::interval(LEASE_CHECK);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let idle = app.config.table_idle_timeout;
+    let mut sweep = tokio::time::interval((idle / 2).clamp(Duration::from_millis(100), SWEEP_MAX));
+    sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut serving = app.store.serving();
     let mut lapses = app.store.lapses();
     loop {
@@ -137,6 +167,13 @@ pub(crate) async fn hold(app: Arc<App>) {
                 }
                 serving = now;
                 app.stats.cluster.set_serving(now);
+            }
+            _ = sweep.tick() => {
+                if serving {
+                    for id in app.store.orphans(idle).await {
+                        app.expire_orphan(&id).await;
+                    }
+                }
             }
             Some(table) = async { match asked.as_mut() { Some(rx) => rx.recv().await, None => std::future::pending().await } } => {
                 if let Some(handle) = app.registry.get(&table)

@@ -108,7 +108,11 @@ fn unknown_table() -> ApiFailure {
 fn missing(m: Missing) -> ApiFailure {
     match m {
         Missing::Unknown => unknown_table(),
-        Missing::NotNow => busy("this table right now"),
+        Missing::NotNow => ApiFailure::with_status(
+            ErrorCode::Busy,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "this table is not served here right now; try again",
+        ),
     }
 }
 

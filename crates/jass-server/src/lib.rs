@@ -119,6 +119,7 @@ impl App {
             held: None,
             computers: Arc::clone(&self.computers),
             creator: None,
+            idle_already: false,
         }
     }
 
@@ -347,7 +348,7 @@ async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
         if app.guards.is_closed() {
             break;
         }
-        match bring_back(app, t).await {
+        match bring_back(app, t, false).await {
             Some(_) => restored += 1,
             None => quarantined += 1,
         }
@@ -363,9 +364,14 @@ async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
 }
 
 /// Rebuilds one stored table into a live actor in the registry (at start-up, or when
-/// claimed from a shared store); `None` if it cannot be served whole (quarantined)
-/// or the server is stopping.
-pub(crate) async fn bring_back(app: &Arc<App>, t: store::StoredTable) -> Option<table::TableHandle> {
+/// claimed from a shared store; `idle`: it sat idle its whole timeout already, so it
+/// expires at once); `None` if it cannot be served whole (quarantined) or the server
+/// is stopping.
+pub(crate) async fn bring_back(
+    app: &Arc<App>,
+    t: store::StoredTable,
+    idle: bool,
+) -> Option<table::TableHandle> {
     let state = match rebuild_stored(&t) {
         Ok(state) => state,
         Err(why) => {
@@ -385,7 +391,8 @@ pub(crate) async fn bring_back(app: &Arc<App>, t: store::StoredTable) -> Option<
     keep_finished_games(app, &t, &state).await;
     let guard = app.guards.guard()?;
     let id: Arc<str> = t.id.as_str().into();
-    let spawn = app.table_spawn(Arc::clone(&id), state.options, guard);
+    let mut spawn = app.table_spawn(Arc::clone(&id), state.options, guard);
+    spawn.idle_already = idle;
     let handle = table::actor::restore(spawn, state);
     app.registry.insert_restored(id, handle.clone());
     Some(handle)

@@ -160,25 +160,21 @@ enum Task {
 }
 
 /// Runs an operator's task; returns the exit code.
-fn run_task(task: &Task, server_db: &std::path::Path) -> i32 {
+async fn run_task(task: &Task, server_db: &std::path::Path) -> i32 {
     match task {
         Task::Export { db, table } => {
             let db = db.as_deref().unwrap_or(server_db);
-            export(db, table)
+            export(db, table).await
         }
     }
 }
 
 /// `jass-server export`: the table as JSON on stdout, or why not on stderr.
-fn export(db: &std::path::Path, table: &str) -> i32 {
-    if db.to_str().is_some_and(|d| d.starts_with("postgres://") || d.starts_with("postgresql://")) {
-        eprintln!(
-            "jass-server export: reads the embedded SQLite store only; a PostgreSQL store keeps a table in its \
-             `tables`, `entries`, `games` and `damaged` tables (read them with psql or pg_dump)"
-        );
-        return 2;
-    }
-    let found = jass_store::export(db, table).map_err(|e| format!("{}: {e}", db.display()));
+async fn export(db: &std::path::Path, table: &str) -> i32 {
+    let found = match db.to_str().filter(|d| d.starts_with("postgres://") || d.starts_with("postgresql://")) {
+        Some(url) => jass_store_pg::export(url, table).await.map_err(|e| e.to_string()),
+        None => jass_store::export(db, table).map_err(|e| format!("{}: {e}", db.display())),
+    };
     let json = found.and_then(|t| t.ok_or_else(|| format!("no table {table:?} in {}", db.display())));
     match json.and_then(|t| serde_json::to_string_pretty(&t).map_err(|e| e.to_string())) {
         Ok(json) => {
@@ -307,7 +303,7 @@ async fn main() -> std::io::Result<()> {
         .init();
     let args = Args::parse();
     if let Some(task) = &args.command {
-        std::process::exit(run_task(task, &args.db));
+        std::process::exit(run_task(task, &args.db).await);
     }
     raise_nofile_limit();
     let web = args.web_dir.as_ref().map_or_else(|| "built in".to_owned(), |d| d.display().to_string());

@@ -285,6 +285,14 @@ pub trait Store: Send + Sync + 'static {
         true
     }
 
+    /// Tables of a shared store that nobody alive holds and nobody wrote to for
+    /// `idle`: their node died and nobody came back. A node claims them and lets them
+    /// expire as it would its own (README, "What the database keeps").
+    fn orphans(&self, idle: std::time::Duration) -> Pin<Box<dyn Future<Output = Vec<String>> + Send>> {
+        let _ = idle;
+        Box::pin(std::future::ready(Vec::new()))
+    }
+
     /// How often the lease was renewed only after it may have run out (a frozen
     /// node): each time the node lets every table go, as others may hold them now.
     fn lapses(&self) -> u64 {
@@ -683,6 +691,17 @@ impl Store for PgStore {
 
     fn lapses(&self) -> u64 {
         self.inner.lease_lapses()
+    }
+
+    fn orphans(&self, idle: std::time::Duration) -> Pin<Box<dyn Future<Output = Vec<String>> + Send>> {
+        let inner = self.inner.clone();
+        let before = unix_now().saturating_sub(i64::try_from(idle.as_secs()).unwrap_or(i64::MAX));
+        Box::pin(async move {
+            inner.orphans(before, 100).await.unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "could not look for tables nobody holds");
+                Vec::new()
+            })
+        })
     }
 
     fn leave(&self) -> StoreFuture {

@@ -10,6 +10,7 @@
 //! - `schema`: the tables, the check that a database is ours (a foreign or newer one
 //!   is refused untouched), and reading back.
 //! - `owner`: which node holds which table: claims, the fence, the node's lease.
+//! - [`export`]: one table as stored, for an operator, writing nothing.
 //! - [`throwaway`]: a PostgreSQL cluster on loopback for tests and benches.
 //!
 //! Reads (a record download, a kept game) go through a small pool, so they never wait
@@ -24,11 +25,13 @@ use jass_store::{KeptGame, Metrics, TableRows};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::NoTls;
 
+mod export;
 mod owner;
 mod schema;
 pub mod throwaway;
 mod writer;
 
+pub use export::export;
 pub use owner::{ClaimError, NodeConfig};
 pub use schema::{APPLICATION, SCHEMA_VERSION};
 use writer::{Counters, Job, Op, Other, Writer};
@@ -193,6 +196,26 @@ impl PgDatabase {
         };
         self.submit(Op::Adopt { table: table.to_owned(), next: claimed.next }).await?;
         Ok(claimed.rows)
+    }
+
+    /// Up to `limit` tables nobody alive holds whose last write is older than
+    /// `before` (Unix seconds), neither archived nor quarantined: tables whose node
+    /// died and to which nobody came back, for a node to claim and expire.
+    ///
+    /// # Errors
+    /// The database could not be asked.
+    pub async fn orphans(&self, before: i64, limit: i64) -> Result<Vec<String>, PgError> {
+        let client = self.readers.get().await.map_err(|e| PgError::Pool(e.to_string()))?;
+        let ttl = i32::try_from(self.lease.lease.as_millis()).unwrap_or(i32::MAX);
+        let rows = client
+            .query(
+                "SELECT id FROM tables WHERE archived_at IS NULL AND quarantined_at IS NULL \
+                 AND last_active < $1 AND (owner IS NULL OR (owner <> $2 AND NOT jass_node_alive(owner, $3))) \
+                 LIMIT $4",
+                &[&before, &self.lease.node, &ttl, &limit],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     /// Asks whichever node holds `table` to let it go (see [`PgDatabase::handoffs`]).

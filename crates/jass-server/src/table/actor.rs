@@ -74,6 +74,9 @@ pub(crate) struct Spawn {
     /// `computer::Fair`); `None` for a table restored at start-up, which shares as
     /// a group of its own.
     pub(crate) creator: Option<std::net::IpAddr>,
+    /// The table sat idle for its whole timeout already (a shared store's table whose
+    /// node died): it expires as soon as it is back, unless someone connects first.
+    pub(crate) idle_already: bool,
 }
 
 /// Starts a table's actor. The `Created` entry is stored before any command is
@@ -118,7 +121,11 @@ fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
         // A restored table was played before the restart, as far as anyone can tell:
         // downtime is not idleness (issue 13, point 1), so it gets the full timeout.
         joined: !fresh,
-        last_activity: Instant::now(),
+        last_activity: if s.idle_already {
+            Instant::now().checked_sub(s.idle_timeout).unwrap_or_else(Instant::now)
+        } else {
+            Instant::now()
+        },
         since: Instant::now(),
         fenced: false,
         _held: s.held,
