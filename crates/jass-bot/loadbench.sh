@@ -7,7 +7,8 @@
 # SERVER_ARGS="..." adds server flags, e.g. "--computer-threads 1"; STORE=postgres runs
 # the server on a throw-away PostgreSQL cluster instead of a SQLite file, and reports
 # PostgreSQL's CPU and commits; NODES=2 (with STORE=postgres) runs two nodes on that
-# database behind HAProxy with deploy/haproxy.cfg, the load going through HAProxy.)
+# database behind HAProxy with deploy/haproxy.cfg, the load going through HAProxy;
+# PG_ARGS="-c synchronous_commit=off" prices the database's fsync.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tables=${1:-2500} runs=${2:-3} duration=${3:-60} think=${4:-1000} computers=${5:-${COMPUTERS:-0}} port=${PORT:-18080}
@@ -31,7 +32,7 @@ for run in $(seq 1 "$runs"); do
     "${as[@]}" "$pgbin/initdb" -D "$pgdir/data" -U jass --auth=trust -E UTF8 --locale=C --no-sync >/dev/null
     pgport=$((port + 1))
     "${as[@]}" "$pgbin/postgres" -D "$pgdir/data" -p "$pgport" -c listen_addresses=127.0.0.1 \
-      -c unix_socket_directories="$pgdir" -c fsync=on -c synchronous_commit=on >"$pgdir/log" 2>&1 &
+      -c unix_socket_directories="$pgdir" -c fsync=on -c synchronous_commit=on ${PG_ARGS:-} >"$pgdir/log" 2>&1 &
     pgpid=$!
     until "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$pgport"; do sleep 0.2; done
     dbarg="postgres://jass@127.0.0.1:$pgport/postgres"
@@ -48,7 +49,7 @@ for run in $(seq 1 "$runs"); do
       --trusted-proxy 127.0.0.1 "${open[@]}" ${SERVER_ARGS:-} >/dev/null 2>&1 &
     pid2=$!
     JASS_BIND="127.0.0.1:$port" JASS_NODE1="127.0.0.1:$((port + 2))" JASS_NODE2="127.0.0.1:$((port + 3))" \
-      JASS_STATS="127.0.0.1:$((port + 4))" "${HAPROXY:-haproxy}" -db -f deploy/haproxy.cfg >/dev/null 2>&1 &
+      JASS_STATS="127.0.0.1:$((port + 4))" "${HAPROXY:-haproxy}" -db -f deploy/haproxy.cfg >"$(dirname "$db")/haproxy.log" 2>&1 &
     lbpid=$!
   else
     RUST_LOG=warn "$bin/jass-server" --addr "127.0.0.1:$port" --db "$dbarg" "${open[@]}" ${SERVER_ARGS:-} >/dev/null 2>&1 &
@@ -81,5 +82,6 @@ for run in $(seq 1 "$runs"); do
   kill "$pid" $pid2 $lbpid 2>/dev/null || true; wait "$pid" $pid2 $lbpid 2>/dev/null || true
   if [ -n "${pgpid:-}" ]; then kill -INT "$pgpid"; wait "$pgpid" 2>/dev/null || true; pgpid=; fi
   trap - EXIT
+  if [ -s "$(dirname "$db")/haproxy.log" ]; then grep -m3 -i "alert\|error" "$(dirname "$db")/haproxy.log" || true; fi
   rm -rf "$(dirname "$db")"
 done

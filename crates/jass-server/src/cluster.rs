@@ -67,6 +67,13 @@ impl App {
         if self.shutdown.is_cancelled() || !self.store.serving() {
             return Err(Missing::NotNow);
         }
+        // Boxed: a socket's task awaits this before it serves, and keeps its future's
+        // size for its whole life; the claim's path is large and taken rarely.
+        Box::pin(self.claimed(id)).await
+    }
+
+    /// [`App::table`] for a table not held here: one claim at a time per id.
+    async fn claimed(self: &Arc<Self>, id: &str) -> Result<TableHandle, Missing> {
         let gate = self.gates.gate(id).ok_or(Missing::NotNow)?;
         let turn = gate.lock().await;
         let found = match self.registry.get(id) {
