@@ -99,6 +99,26 @@ pub fn worth(hand: CardSet, contract: Contract, leads: bool) -> f32 {
     features(hand, contract).iter().zip(w).map(|(x, w)| x * w).sum()
 }
 
+/// Each contract's estimated worth (in [`Contract::ALL`]'s order) to a seat holding
+/// `hand`, as it weighs them choosing: [`worth`] with Stöck, times the multiplier.
+fn values(hand: CardSet, leads: bool, options: &Options) -> [f64; 6] {
+    Contract::ALL.map(|k| {
+        let stoeck = if options.has_extras() && has_stoeck(hand, k) { 20.0 } else { 0.0 };
+        (f64::from(worth(hand, k, leads)) + stoeck) * f64::from(options.multipliers.of(k))
+    })
+}
+
+fn top(values: &[f64; 6]) -> usize {
+    (0..6).max_by(|&a, &b| values[a].total_cmp(&values[b])).unwrap_or(0)
+}
+
+/// The contract a seat holding `hand` likely chooses: the best by [`worth`], with
+/// Stöck and the multipliers.
+#[must_use]
+pub fn pick(hand: CardSet, leads: bool, options: &Options) -> Contract {
+    Contract::ALL[top(&values(hand, leads, options))]
+}
+
 /// Who decided what before the first card, as the view shows it.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Choice {
@@ -137,11 +157,8 @@ impl Choice {
             let Some(hand) = dealt[seat.index()] else { return };
             let leads = seat == self.forehand;
             let mult = Contract::ALL.map(|k| f64::from(options.multipliers.of(k)));
-            let values = Contract::ALL.map(|k| {
-                let stoeck = if options.has_extras() && has_stoeck(hand, k) { 20.0 } else { 0.0 };
-                (f64::from(worth(hand, k, leads)) + stoeck) * mult[k.index()]
-            });
-            let top = (0..6).max_by(|&a, &b| values[a].total_cmp(&values[b])).unwrap_or(0);
+            let values = values(hand, leads, options);
+            let top = top(&values);
             let best = values[top];
             if let Some(pushed) = push {
                 let q = logistic((push_below - best) / (weights::PUSH_TEMPERATURE * mult[top]));

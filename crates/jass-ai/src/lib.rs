@@ -53,12 +53,14 @@
 //! ```
 
 pub mod choice;
+mod estimate;
 mod knowledge;
 mod memory;
 mod playout;
 mod plays;
 mod sample;
 
+pub use estimate::{Estimate, Samples};
 pub use knowledge::SeatKnowledge;
 
 use std::time::{Duration, Instant};
@@ -315,27 +317,14 @@ impl Computer {
 
     /// Contract or push (R3).
     fn choose(&self, view: &SeatView) -> Action {
-        let mut rng = self.rng(view);
-        let deadline = self.deadline();
         let hand = view.hand;
         let me = self.seat.team().index();
-        let deals = (self.config.playouts / 6).max(1);
         let mut worth = [0f64; 6];
-        let mut played = 0u32;
-        let blank = Memory::default();
-        let constraints =
-            Constraints::new(self.seat, hand, view.hand_counts, &blank, false, self.options.small_weis);
-        for d in 0..deals {
-            if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
-                break;
-            }
-            let Some(hands) = constraints.as_ref().and_then(|c| c.sample(&mut rng)) else { break };
-            played += 1;
-            for (k, contract) in Contract::ALL.into_iter().enumerate() {
-                let p = play_random(&mut rng, hands, contract, view.forehand, self.options.old_undenufe);
+        let played = self.contract_playouts(view, |_, points| {
+            for (k, p) in points.iter().enumerate() {
                 worth[k] += f64::from(p[me]) - f64::from(p[1 - me]);
             }
-        }
+        });
         let n = f64::from(played.max(1));
         let mut best = (Contract::ALL[0], f64::MIN);
         for (k, contract) in Contract::ALL.into_iter().enumerate() {
@@ -353,6 +342,32 @@ impl Computer {
         }
     }
 
+    /// Deals of the 27 unseen cards (uniform: the choice comes first, nothing is known
+    /// of the other hands), each played out at random from the forehand under every
+    /// contract in [`Contract::ALL`]'s order: `each` gets the deal and each contract's
+    /// round points per team. Returns the number of deals.
+    fn contract_playouts(&self, view: &SeatView, mut each: impl FnMut(&[CardSet; 4], [[u32; 2]; 6])) -> u32 {
+        let mut rng = self.rng(view);
+        let deadline = self.deadline();
+        let deals = (self.config.playouts / 6).max(1);
+        let mut played = 0u32;
+        let blank = Memory::default();
+        let constraints =
+            Constraints::new(self.seat, view.hand, view.hand_counts, &blank, false, self.options.small_weis);
+        for d in 0..deals {
+            if d > 0 && deadline.is_some_and(|t| Instant::now() >= t) {
+                break;
+            }
+            let Some(hands) = constraints.as_ref().and_then(|c| c.sample(&mut rng)) else { break };
+            played += 1;
+            let points = Contract::ALL.map(|contract| {
+                play_random(&mut rng, hands, contract, view.forehand, self.options.old_undenufe)
+            });
+            each(&hands, points);
+        }
+        played
+    }
+
     /// A card, with Weis and Stöck (R5–R7); `None` without a legal card.
     fn play(&self, view: &SeatView) -> Option<Action> {
         let legal = view.allowed.cards;
@@ -367,8 +382,42 @@ impl Computer {
         Some(Action::Play { card, weis, stoeck })
     }
 
-    /// The legal card with the best mean outcome over sampled deals.
+    /// The legal card with the best mean outcome over sampled deals: the most points
+    /// for its team where the deals were solved, else the best point difference.
     fn search(&self, view: &SeatView, legal: CardSet) -> Option<Card> {
+        let cards: Vec<Card> = legal.iter().collect();
+        let mut solved: Option<Vec<i64>> = None;
+        let mut sums = vec![0f64; cards.len()];
+        self.evaluate(view, &cards, |_, i, outcome| match outcome {
+            Outcome::Solved(points) => {
+                if let Some(sum) = solved.get_or_insert_with(|| vec![0; cards.len()]).get_mut(i) {
+                    *sum += i64::from(points);
+                }
+            }
+            Outcome::Played { weight, mine, theirs } => {
+                if let Some(sum) = sums.get_mut(i) {
+                    *sum += weight * (f64::from(mine) - f64::from(theirs));
+                }
+            }
+        })?;
+        if let Some(sums) = solved {
+            let best = sums.iter().enumerate().max_by_key(|(i, s)| (**s, std::cmp::Reverse(*i)))?.0;
+            return cards.get(best).copied();
+        }
+        let best = sums.iter().enumerate().max_by(|(i, a), (j, b)| a.total_cmp(b).then(j.cmp(i)))?.0;
+        cards.get(best).copied()
+    }
+
+    /// Samples deals consistent with what the seat has seen and values each of `cards`
+    /// (legal now) in each: `each(deal, card's index, outcome)`. With at most
+    /// [`Config::solve_at_most`] cards left the deals are solved (when none could be,
+    /// within the caps, as if it had not tried); else played out.
+    fn evaluate(
+        &self,
+        view: &SeatView,
+        cards: &[Card],
+        mut each: impl FnMut(u32, usize, Outcome),
+    ) -> Option<()> {
         let contract = view.contract?;
         let mut rng = self.rng(view);
         let deadline = self.deadline();
@@ -379,10 +428,8 @@ impl Computer {
             })?;
         let choice = if self.config.infer_choice { Choice::of(view) } else { None };
         let weigh = Weigh { choice: choice.as_ref(), contract, play_miss: self.play_miss() };
-        let cards: Vec<Card> = legal.iter().collect();
         let me = self.seat.team();
-        let mut sums = vec![0f64; cards.len()];
-        let deals = (self.config.playouts / cards.len() as u32).max(1);
+        let deals = (self.config.playouts / cards.len().max(1) as u32).max(1);
         let down: Vec<Card> = view.trick.cards.iter().map(|p| p.card).collect();
         let trick = Trick::from_cards(view.trick.leader, &down);
         let lost_a_trick = Team::ALL.map(|t| self.memory.has_lost_a_trick(t, view));
@@ -400,7 +447,6 @@ impl Computer {
             // the decision is the playouts' below, as if it had not tried.
             let mut rng = rng.clone();
             let solved = SOLVER.with_borrow_mut(|solver| {
-                let mut sums = vec![0i64; cards.len()];
                 let mut n = 0;
                 let _ = solver.take_stats();
                 // A deal's solve can cost tens of milliseconds: no deal is started that
@@ -434,16 +480,15 @@ impl Computer {
                     let Some(values) = values else { break };
                     for (card, points) in values {
                         if let Some(i) = cards.iter().position(|&c| c == card) {
-                            sums[i] += i64::from(points);
+                            each(n, i, Outcome::Solved(points));
                         }
                     }
                     n += 1;
                 }
-                (n > 0).then_some(sums)
+                n > 0
             });
-            if let Some(sums) = solved {
-                let best = sums.iter().enumerate().max_by_key(|(i, s)| (**s, std::cmp::Reverse(*i)))?.0;
-                return cards.get(best).copied();
+            if solved {
+                return Some(());
             }
         }
         let mut draws = 0;
@@ -474,12 +519,20 @@ impl Computer {
                 } else {
                     after.play_random(&mut rng)
                 };
-                sums[i] += weight * (f64::from(p[me.index()]) - f64::from(p[me.other().index()]));
+                each(d, i, Outcome::Played { weight, mine: p[me.index()], theirs: p[me.other().index()] });
             }
         }
-        let best = sums.iter().enumerate().max_by(|(i, a), (j, b)| a.total_cmp(b).then(j.cmp(i)))?.0;
-        cards.get(best).copied()
+        Some(())
     }
+}
+
+/// One sampled deal's value of one card ([`Computer::evaluate`]).
+#[derive(Copy, Clone, Debug)]
+enum Outcome {
+    /// Solved: the points the seat's team takes from here on.
+    Solved(u32),
+    /// Played out: the deal's weight and the round's points of each team.
+    Played { weight: f64, mine: u32, theirs: u32 },
 }
 
 /// The sampler's draws for the deals played out in one decision, at most: 0.5–1.5 µs

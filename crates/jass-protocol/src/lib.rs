@@ -6,6 +6,7 @@
 //! - [`ServerMsg`]: server → client WebSocket frames, with [`TableView`].
 //! - [`http`]: the JSON bodies of the HTTP API (create, join, table info).
 //! - [`name`]: what a player name may hold (protocol.md 1).
+//! - [`review`]: the review of a finished round (protocol.md, "Round review").
 //! - [`ErrorCode`] and [`close`]: stable error and close codes.
 //! - `object`: [`ServerMsg`] decodes from a JSON object only.
 //!
@@ -20,6 +21,7 @@
 pub mod http;
 pub mod name;
 mod object;
+pub mod review;
 
 use jass_engine::{Action, BySeat, Card, CardSet, Contract, Options, Preset, Seat, SeatView};
 use serde::{Deserialize, Serialize};

@@ -229,6 +229,18 @@ impl Position {
     }
 }
 
+/// Bounds on what a card is worth to its team ([`Solver::card_bounds`]): exact
+/// when `at_least == at_most`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CardBound {
+    /// The card.
+    pub card: jass_engine::Card,
+    /// The points its team takes after it, at least.
+    pub at_least: u32,
+    /// And at most.
+    pub at_most: u32,
+}
+
 /// The solver, with its transposition tables (up to 48 MiB, as large as its largest
 /// solve needs), whose entries stay true from solve to solve (sibling positions and
 /// the cards of one seat share much), so keep one per thread rather than one per
@@ -340,6 +352,84 @@ impl Solver {
             }
         }
         best.ok_or(PositionError::HandSizes)
+    }
+
+    /// Every legal card of the seat to move with bounds on the points its team takes
+    /// after it (as [`Solver::points`]): exact for `exact` (valued first), for the
+    /// best card and for every card within `tolerance` points of the best; a card
+    /// shown to be at least `tolerance` worse is left at bounds that show it (its
+    /// `at_most` at most the best's value less `tolerance`). A round's review needs a
+    /// bad card's loss only to that point, and one zero-window search shows it where
+    /// the exact value takes several. Each card's searches stop after `nodes`
+    /// positions visited, its bounds then what was known.
+    ///
+    /// # Errors
+    /// The position cannot occur ([`Position::validate`]).
+    pub fn card_bounds(
+        &mut self,
+        pos: &Position,
+        tolerance: u32,
+        exact: Option<jass_engine::Card>,
+        nodes: u64,
+    ) -> Result<Vec<CardBound>, PositionError> {
+        pos.validate()?;
+        let seat = pos.to_move();
+        let team = seat.team();
+        let legal = legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract);
+        // `exact` first, then the search's own order (its likely best card first: the
+        // others are then measured against a good value), then the equivalent cards
+        // it skips.
+        let mut order: Vec<jass_engine::Card> = exact.filter(|&c| legal.contains(c)).into_iter().collect();
+        let moves = search::Search::new(pos, team, &mut self.table, &mut self.stats).root_moves();
+        order.extend(moves.into_iter().filter_map(jass_engine::Card::from_index));
+        order.extend(legal.iter());
+        let mut seen = CardSet::EMPTY;
+        order.retain(|&c| {
+            let new = !seen.contains(c);
+            seen = seen.with(c);
+            new
+        });
+        let mut out: Vec<CardBound> = Vec::with_capacity(order.len());
+        let mut best: u32 = 0;
+        for card in order {
+            let (next, gained) = search::play(pos, card, team);
+            let (lo, hi) = if next.cards_left() == 0 && next.trick.is_empty() {
+                (0, 0)
+            } else {
+                // Stop once the card is shown to take at most `best - tolerance`.
+                let floor = (Some(card) != exact && !out.is_empty())
+                    .then(|| (best + 1).saturating_sub(tolerance).saturating_sub(gained))
+                    .filter(|&f| f > 0);
+                let guess = (!out.is_empty()).then(|| best.saturating_sub(gained));
+                let limit = self.stats.nodes.saturating_add(nodes);
+                search::Search::new(&next, team, &mut self.table, &mut self.stats)
+                    .with_limit(limit)
+                    .narrow(guess, floor)
+            };
+            best = best.max(gained + lo);
+            out.push(CardBound { card, at_least: gained + lo, at_most: gained + hi });
+        }
+        Ok(out)
+    }
+
+    /// Bounds on the points `team` takes from `pos` (as [`Solver::points`]): exact
+    /// when found within `nodes` positions visited, else what was shown by then; with
+    /// a `floor`, the search stops as soon as the value is shown to be below it.
+    ///
+    /// # Errors
+    /// The position cannot occur ([`Position::validate`]).
+    pub fn value_bounds(
+        &mut self,
+        pos: &Position,
+        team: Team,
+        floor: Option<u32>,
+        nodes: u64,
+    ) -> Result<(u32, u32), PositionError> {
+        pos.validate()?;
+        let limit = self.stats.nodes.saturating_add(nodes);
+        Ok(search::Search::new(pos, team, &mut self.table, &mut self.stats)
+            .with_limit(limit)
+            .narrow(None, floor))
     }
 
     /// What the searches since [`Solver::new`] (or the last [`Solver::take_stats`])

@@ -185,18 +185,29 @@ impl<'a> Search<'a> {
 
     /// The exact value, by zero-window searches converging on it.
     pub(crate) fn mtdf(&mut self, guess: Option<u32>) -> u32 {
+        self.narrow(guess, None).0
+    }
+
+    /// Bounds `(lower, upper)` on the value, by zero-window searches: equal once it is
+    /// known, or, with a `floor`, as soon as the value is shown to be below it (the
+    /// first search tests the floor, so a value far below costs one). When the
+    /// search is cut short by its limit, what the searches before had shown.
+    pub(crate) fn narrow(&mut self, guess: Option<u32>, floor: Option<u32>) -> (u32, u32) {
         let root = self.root;
         let taken = self.taken;
         let (mut lower, mut upper) = (0, self.ceiling(&root, taken));
-        // The first guess, if the caller has none: the points of one line of play
-        // where every seat plays its best-ordered card; fewer searches the closer it is.
-        let guess = match guess {
-            Some(g) => i32::try_from(g).unwrap_or(0),
-            None => self.greedy(root, taken),
+        let floor = floor.map(|f| i32::try_from(f).unwrap_or(i32::MAX));
+        // The first test, if the caller gives neither floor nor guess: the points of
+        // one line of play where every seat plays its best-ordered card; fewer
+        // searches the closer it is.
+        let first_test = match (floor, guess) {
+            (Some(f), _) => f,
+            (None, Some(g)) => i32::try_from(g).unwrap_or(0),
+            (None, None) => self.greedy(root, taken),
         };
-        let mut g = guess.clamp(lower, upper);
+        let mut g = first_test.clamp(lower, upper);
         let mut first = true;
-        while lower < upper {
+        while lower < upper && floor.is_none_or(|f| upper >= f) {
             // The first test is at the guess; then bisection: with point values the
             // fail-soft bounds close in by a few points a search, halving is faster
             // (24 cards: 6 searches instead of 19, a fifth fewer nodes).
@@ -213,7 +224,7 @@ impl<'a> Search<'a> {
                 lower = g;
             }
         }
-        u32::try_from(g).unwrap_or(0)
+        (u32::try_from(lower).unwrap_or(0), u32::try_from(upper).unwrap_or(0))
     }
 
     /// The points `max` takes if every seat plays the first card of its move order.

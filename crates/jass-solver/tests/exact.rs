@@ -143,3 +143,39 @@ fn a_solve_over_its_node_budget_is_dropped_and_leaves_the_table_exact() {
     }
     assert!(cut >= 60, "most budgets of half the need cut the solve: {cut}");
 }
+
+/// A round's review asks for bounds: the played card and every card within the
+/// tolerance of the best exact, the others shown to be at least that much worse, and
+/// every bound true (against plain minimax).
+#[test]
+fn card_bounds_are_exact_near_the_best_and_true_beyond() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(38);
+    let mut solver = Solver::new();
+    for i in 0..300 {
+        let left = [5, 8, 10, 12][i % 4];
+        let pos = random_position(&mut rng, left);
+        let seat = pos.to_move();
+        let team = seat.team();
+        let legal: Vec<_> = legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract).iter().collect();
+        let played = legal[i % legal.len()];
+        let tolerance = [1, 5, 10, 20][i % 4];
+        let bounds = solver.card_bounds(&pos, tolerance, Some(played), u64::MAX).unwrap();
+        assert_eq!(bounds.len(), legal.len(), "every legal card once");
+        let truth: Vec<u32> = bounds.iter().map(|b| after(&pos, b.card, team)).collect();
+        let best = truth.iter().copied().max().unwrap();
+        for (b, &v) in bounds.iter().zip(&truth) {
+            assert!(b.at_least <= v && v <= b.at_most, "{b:?} against {v} in {pos:?}");
+            if b.card == played || v + tolerance > best {
+                assert_eq!((b.at_least, b.at_most), (v, v), "{b:?} must be exact (best {best}) in {pos:?}");
+            } else if b.at_least != b.at_most {
+                assert!(b.at_most + tolerance <= best, "{b:?} must show a loss of {tolerance} (best {best})");
+            }
+        }
+        // A floor stops the search once the value is shown below it; without one it is exact.
+        let v = minimax(&pos, team);
+        assert_eq!(solver.value_bounds(&pos, team, None, u64::MAX).unwrap(), (v, v));
+        let floor = v + 1 + (i as u32 % 7);
+        let (lo, hi) = solver.value_bounds(&pos, team, Some(floor), u64::MAX).unwrap();
+        assert!(lo <= v && v <= hi && hi < floor, "({lo}, {hi}) for {v} below {floor}");
+    }
+}
