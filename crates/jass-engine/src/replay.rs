@@ -22,13 +22,39 @@ impl Record {
     ///
     /// # Errors
     /// As [`replay`](Self::replay).
-    pub fn replay_with(&self, mut each: impl FnMut(&Game, &[Event])) -> Result<Game, ReplayError> {
+    pub fn replay_with(&self, each: impl FnMut(&Game, &[Event])) -> Result<Game, ReplayError> {
+        self.replay_some(self.rounds.len(), true, each)
+    }
+
+    /// Replays the first `rounds` rounds only (R12), as [`replay_with`](Self::replay_with)
+    /// does the whole record: the rounds after them are not read, and the last one
+    /// replayed may end without the seed of the next (a game in play, whose next
+    /// round's seed is still secret, reviewed up to a round that is over).
+    ///
+    /// # Errors
+    /// As [`replay`](Self::replay), for the rounds replayed.
+    pub fn replay_rounds(
+        &self,
+        rounds: usize,
+        each: impl FnMut(&Game, &[Event]),
+    ) -> Result<Game, ReplayError> {
+        self.replay_some(rounds.min(self.rounds.len()), false, each)
+    }
+
+    /// The first `rounds` rounds; `whole`: they are the whole record, and a round
+    /// that ends wants the next one's seed.
+    fn replay_some(
+        &self,
+        rounds: usize,
+        whole: bool,
+        mut each: impl FnMut(&Game, &[Event]),
+    ) -> Result<Game, ReplayError> {
         if self.format != RECORD_FORMAT {
             return Err(ReplayError::Format(self.format.chars().take(40).collect()));
         }
         let first = self.rounds.first().ok_or(ReplayError::Empty)?;
         let mut game = Game::new(self.options, first.seed)?;
-        for (ri, rr) in self.rounds.iter().enumerate() {
+        for (ri, rr) in self.rounds.iter().enumerate().take(rounds) {
             let (dealer, hands) = game
                 .dealt(ri)
                 .ok_or(ReplayError::ExtraRounds { extra: self.rounds.len() - game.rounds_dealt() })?;
@@ -38,7 +64,8 @@ impl Record {
             if hands != rr.hands {
                 return Err(ReplayError::DealMismatch { round: ri, what: "hands" });
             }
-            let next = self.rounds.get(ri + 1).map(|r| r.seed);
+            let next = self.rounds.get(ri + 1).filter(|_| ri + 1 < rounds || whole).map(|r| r.seed);
+            let last = ri + 1 == rounds && !whole;
             for (ai, sa) in rr.actions.iter().enumerate() {
                 let mut wanted_missing = false;
                 let events = game
@@ -49,13 +76,13 @@ impl Record {
                         })
                     })
                     .map_err(|error| ReplayError::Illegal { round: ri, index: ai, error })?;
-                if wanted_missing {
+                if wanted_missing && !last {
                     return Err(ReplayError::MissingRound(ri));
                 }
                 each(&game, &events);
             }
         }
-        if game.rounds_dealt() > self.rounds.len() {
+        if whole && game.rounds_dealt() > self.rounds.len() {
             return Err(ReplayError::MissingRound(self.rounds.len() - 1));
         }
         Ok(game)

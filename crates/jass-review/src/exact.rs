@@ -12,9 +12,11 @@ use crate::walk::{Play, Round};
 
 /// One card's exact review.
 pub(crate) fn card(solver: &mut Solver, play: &Play, settings: &Settings) -> ExactCard {
-    let values = solver
-        .card_bounds(&play.position, settings.tolerance, Some(play.card), settings.solve_nodes)
-        .unwrap_or_default();
+    // The first card's value is the round's best play: worth four times the work.
+    let nodes =
+        if play.position.cards_left() == 36 { settings.solve_nodes * 4 } else { settings.solve_nodes };
+    let values =
+        solver.card_bounds(&play.position, settings.tolerance, Some(play.card), nodes).unwrap_or_default();
     let mut options: Vec<ExactOption> = values
         .iter()
         .map(|b| ExactOption { card: b.card, value: Bounds { at_least: b.at_least, at_most: b.at_most } })

@@ -42,6 +42,7 @@ use jass_protocol::review::{
     Verdict,
 };
 use jass_solver::Solver;
+use std::time::{Duration, Instant};
 
 pub use crate::walk::ReviewError;
 
@@ -55,12 +56,16 @@ pub struct Settings {
     pub clear_points: f64,
     /// ...and this many standard errors.
     pub clear_se: f64,
-    /// Positions visited per solve, at most (a card's alternatives, a contract, a
-    /// team's best play): past it a value is given as the bounds found so far.
+    /// Positions the solver may visit for one card played (half for the card, half
+    /// for the others) and for each other contract: past it a value is given as the
+    /// bounds found so far.
     pub solve_nodes: u64,
     /// The computer that estimates what a player could see: the strong level, with
     /// no time budget (so the review reproduces) and a fixed seed.
     pub seen: Config,
+    /// Threads a review may use: with two, the exact half and the "could see" half
+    /// run side by side (the result is the same).
+    pub threads: usize,
 }
 
 impl Settings {
@@ -70,9 +75,10 @@ impl Settings {
     pub const CLEAR_POINTS: f64 = 3.0;
     /// ...and 2 standard errors.
     pub const CLEAR_SE: f64 = 2.0;
-    /// About a second of one core per solve at worst: the dearest whole deals need
-    /// tens of millions of positions; their values are then bounds.
-    pub const SOLVE_NODES: u64 = 4_000_000;
+    /// About a third of a second of one core (80–100 ns a position): most positions
+    /// need far fewer, the first few of a dear deal tens of millions (their values
+    /// are then bounds).
+    pub const SOLVE_NODES: u64 = 3_000_000;
 }
 
 impl Default for Settings {
@@ -83,6 +89,7 @@ impl Default for Settings {
             clear_se: Self::CLEAR_SE,
             solve_nodes: Self::SOLVE_NODES,
             seen: Config { time_budget: None, seed: 0x5EE5_1DE5, ..Config::for_level(Level::Strong) },
+            threads: 1,
         }
     }
 }
@@ -93,13 +100,31 @@ impl Default for Settings {
 pub struct Reviewer {
     solver: Solver,
     settings: Settings,
+    cost: Cost,
+}
+
+/// What the last review cost, by half.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// Wall time of the exact half (its cards, the contracts, best play).
+    pub exact: std::time::Duration,
+    /// Positions the solver visited for it.
+    pub exact_nodes: u64,
+    /// Wall time of the "could see" half.
+    pub seen: std::time::Duration,
 }
 
 impl Reviewer {
     /// A reviewer with `settings`.
     #[must_use]
     pub fn new(settings: Settings) -> Self {
-        Self { solver: Solver::new(), settings }
+        Self { solver: Solver::new(), settings, cost: Cost::default() }
+    }
+
+    /// What the last review cost.
+    #[must_use]
+    pub const fn cost(&self) -> Cost {
+        self.cost
     }
 
     /// The review of round `number` (0-based) of `record`.
@@ -113,11 +138,30 @@ impl Reviewer {
         let settings = &self.settings;
         let contract = round.summary.contract.ok_or(ReviewError::NoPlay(number))?;
         let chosen_by = round.summary.chosen_by.unwrap_or(round.forehand);
-        let seen = seen::round(&round, options, settings);
+        // The two halves share nothing: side by side when two threads may be used.
+        let solver = &mut self.solver;
+        let _ = solver.take_stats();
+        let timed = |f: &dyn Fn() -> seen::Seen| {
+            let start = Instant::now();
+            (f(), start.elapsed())
+        };
+        let started = Instant::now();
+        let ((seen, seen_took), exacts) = if settings.threads > 1 {
+            std::thread::scope(|scope| {
+                let seen = scope.spawn(|| timed(&|| seen::round(&round, options, settings)));
+                let exacts: Vec<_> = round.plays.iter().map(|p| exact::card(solver, p, settings)).collect();
+                let seen = seen.join().unwrap_or_else(|_| (seen::Seen::none(&round), Duration::ZERO));
+                (seen, exacts)
+            })
+        } else {
+            let seen = timed(&|| seen::round(&round, options, settings));
+            (seen, round.plays.iter().map(|p| exact::card(solver, p, settings)).collect())
+        };
+        let cards_took =
+            started.elapsed().saturating_sub(if settings.threads > 1 { Duration::ZERO } else { seen_took });
         let mut tricks: Vec<TrickReview> = Vec::new();
         let mut players: BySeat<PlayerTotals> = BySeat::default();
-        for (k, (play, seen)) in round.plays.iter().zip(seen.cards).enumerate() {
-            let exact = exact::card(&mut self.solver, play, settings);
+        for (k, ((play, seen), exact)) in round.plays.iter().zip(seen.cards).zip(exacts).enumerate() {
             let forced = seen.is_none() && exact.options.len() == 1;
             let lost = exact.loss.at_least > 0;
             let clear = seen.as_ref().is_some_and(|s| s.clear);
@@ -149,6 +193,7 @@ impl Reviewer {
             at_least: e.best,
             at_most: e.options.iter().map(|o| o.value.at_most).max().unwrap_or(e.best),
         });
+        let contracts_started = Instant::now();
         let contracts = exact::contracts(
             &mut self.solver,
             &round,
@@ -166,6 +211,11 @@ impl Reviewer {
             played,
             settings,
         );
+        self.cost = Cost {
+            exact: cards_took + contracts_started.elapsed(),
+            exact_nodes: self.solver.take_stats().nodes,
+            seen: seen_took,
+        };
         let teams = ByTeam::from(Team::ALL.map(|team| {
             let seats = Seat::ALL.into_iter().filter(|s| s.team() == team);
             TeamTotals {

@@ -42,7 +42,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut reviewer = Reviewer::new(Settings::default());
+    let mut reviewer = Reviewer::new(Settings { threads: 2, ..Settings::default() });
     let reviews = match only {
         Some(n) => reviewer.round(&record, n).map(|r| vec![r]),
         None => reviewer.game(&record),

@@ -17,6 +17,13 @@ pub(crate) struct Seen {
     pub(crate) decisions: Vec<ChoiceDecision>,
 }
 
+impl Seen {
+    /// No estimate at all (a thread that computed it failed).
+    pub(crate) fn none(round: &Round) -> Self {
+        Self { cards: round.plays.iter().map(|_| None).collect(), decisions: Vec::new() }
+    }
+}
+
 /// Steps through the round's actions, each seat's computer shown what its seat was
 /// shown, and estimates every decision and every card with more than one choice.
 pub(crate) fn round(round: &Round, options: &Options, settings: &Settings) -> Seen {

@@ -63,9 +63,14 @@ pub enum ReviewError {
 
 /// Replays `record` up to the end of round `number` and takes that round apart.
 pub(crate) fn round(record: &Record, number: u32) -> Result<Round, ReviewError> {
-    // The engine's replay checks every action first; the walk below then only steps.
-    let whole = record.replay()?;
+    // The engine's replay checks every action up to the round's end first (the
+    // rounds after it are not needed: a game in play may be reviewed up to a round
+    // that is over); the walk below then only steps.
     let index = usize::try_from(number).map_err(|_| ReviewError::NoRound(number))?;
+    if index >= record.rounds.len() {
+        return Err(ReviewError::NoRound(number));
+    }
+    let whole = record.replay_rounds(index + 1, |_, _| {})?;
     let rr = record.rounds.get(index).ok_or(ReviewError::NoRound(number))?;
     let summary = whole.history().get(index).cloned().ok_or(ReviewError::InPlay(number))?;
     let first = record.rounds.first().ok_or(ReviewError::NoRound(number))?;

@@ -44,6 +44,10 @@ fn a_round_in_play_is_refused() {
     assert!(matches!(reviewer.round(&rec, 3), Err(ReviewError::NoRound(3))));
     let reviews = reviewer.game(&rec).unwrap();
     assert_eq!(reviews.iter().map(|r| r.round).collect::<Vec<_>>(), [0, 1]);
+    // A record cut right after a round (the next round's seed still secret) reviews it.
+    let mut cut = record();
+    cut.rounds.truncate(2);
+    assert_eq!(reviewer.round(&cut, 1).map(|r| r.round).ok(), Some(1));
     // A record that does not replay is refused as such.
     let mut bad = record();
     if let Some(a) = bad.rounds.get_mut(0).and_then(|r| r.actions.get_mut(5)) {

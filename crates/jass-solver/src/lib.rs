@@ -360,8 +360,9 @@ impl Solver {
     /// shown to be at least `tolerance` worse is left at bounds that show it (its
     /// `at_most` at most the best's value less `tolerance`). A round's review needs a
     /// bad card's loss only to that point, and one zero-window search shows it where
-    /// the exact value takes several. Each card's searches stop after `nodes`
-    /// positions visited, its bounds then what was known.
+    /// the exact value takes several. The searches stop after `nodes` positions
+    /// visited in all, half of them for `exact` and the rest shared by the others
+    /// alike; a card's bounds are then what was known.
     ///
     /// # Errors
     /// The position cannot occur ([`Position::validate`]).
@@ -391,7 +392,10 @@ impl Solver {
         });
         let mut out: Vec<CardBound> = Vec::with_capacity(order.len());
         let mut best: u32 = 0;
+        let others =
+            u64::try_from(order.len().saturating_sub(usize::from(exact.is_some()))).unwrap_or(1).max(1);
         for card in order {
+            let share = if Some(card) == exact { nodes / 2 } else { nodes / 2 / others };
             let (next, gained) = search::play(pos, card, team);
             let (lo, hi) = if next.cards_left() == 0 && next.trick.is_empty() {
                 (0, 0)
@@ -401,7 +405,7 @@ impl Solver {
                     .then(|| (best + 1).saturating_sub(tolerance).saturating_sub(gained))
                     .filter(|&f| f > 0);
                 let guess = (!out.is_empty()).then(|| best.saturating_sub(gained));
-                let limit = self.stats.nodes.saturating_add(nodes);
+                let limit = self.stats.nodes.saturating_add(share.max(1));
                 search::Search::new(&next, team, &mut self.table, &mut self.stats)
                     .with_limit(limit)
                     .narrow(guess, floor)
