@@ -144,6 +144,7 @@ mod tests {
             clock: None,
             reserve: None,
             game: Some(game.view(Viewer::Seat(me))),
+            review_ready: None,
         }
     }
 

@@ -435,6 +435,10 @@ pub struct TableView {
     pub reserve: Option<BySeat<u32>>,
     /// The game, once started: the engine's allow-list view for this connection.
     pub game: Option<SeatView>,
+    /// The latest round (from 0) of the current game whose review is ready
+    /// (protocol.md, "Round review"); left out until one is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review_ready: Option<u32>,
 }
 
 /// How strong a computer seat plays, as the host chose it (issue 17 point 3); one
@@ -588,6 +592,9 @@ pub enum ErrorCode {
     Internal,
     /// No finished game of that number is kept at this table (`GET .../record?game=N`).
     UnknownGame,
+    /// The round asked for is not over (or not played yet): nothing of a round is
+    /// reviewed before it ends (`GET .../rounds/N/review`).
+    RoundNotOver,
     /// The operator's counters (`/api/stats`) answer only the server's own machine
     /// or a request with the configured token.
     OperatorOnly,

@@ -23,6 +23,7 @@ use std::path::PathBuf;
 
 use jass_engine::{Card, CardSet, Options, Record, Seat, Seed, deal};
 use jass_protocol::http::{ApiError, CreateTable, JoinTable, Joined, Presets, Rounds, TableInfo};
+use jass_protocol::review::RoundReview;
 use jass_protocol::{ClientMsg, ErrorCode, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ServerMsg};
 use rand::rngs::ChaCha20Rng;
 use rand::{Rng, SeedableRng};
@@ -96,6 +97,7 @@ fn kinds() -> Vec<(&'static str, Check)> {
         ("http::Presets", round_trip::<Presets>),
         ("jass_engine::Record", round_trip::<Record>),
         ("jass_engine::Options", round_trip::<Options>),
+        ("review::RoundReview", round_trip::<RoundReview>),
     ]
 }
 

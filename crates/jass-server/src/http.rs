@@ -46,6 +46,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{table}/seats", post(join))
         .route("/api/tables/{table}/record", get(record))
         .route("/api/tables/{table}/rounds", get(rounds))
+        .route("/api/tables/{table}/rounds/{round}/review", get(review))
         .route_layer(axum::middleware::from_fn_with_state(Arc::clone(&app), limit_api))
         .route("/ws/{table}", get(socket))
         .route("/api/stats", get(stats))
@@ -90,7 +91,8 @@ impl IntoResponse for ApiFailure {
             ErrorCode::SeatTaken
             | ErrorCode::TableFull
             | ErrorCode::AlreadyStarted
-            | ErrorCode::GameNotOver => StatusCode::CONFLICT,
+            | ErrorCode::GameNotOver
+            | ErrorCode::RoundNotOver => StatusCode::CONFLICT,
             ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::BadOrigin | ErrorCode::OperatorOnly => StatusCode::FORBIDDEN,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -444,6 +446,90 @@ async fn rounds(State(app): State<Arc<App>>, Path(table): Path<String>) -> Resul
     let handle = app.table(&table).await.map_err(missing)?;
     let rounds = handle.rounds().await.ok_or_else(|| missing(Missing::NotNow))??;
     Ok(axum::Json(rounds).into_response())
+}
+
+/// How long a review request waits for a review being computed before it answers
+/// "computing" (202, try again): most take well under a second.
+const REVIEW_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// `GET /api/tables/{table}/rounds/{round}/review[?game=N]`: the review of a round
+/// that is over (protocol.md, "Round review"), of the latest game or a kept one.
+async fn review(
+    State(app): State<Arc<App>>,
+    Path((table, round)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiFailure> {
+    if table.len() > MAX_TABLE_ID_CHARS || !plausible_id(&table) {
+        return Err(unknown_table());
+    }
+    let round: u32 =
+        round.parse().map_err(|_| ApiFailure::new(ErrorCode::BadMessage, "the round is a number from 0"))?;
+    let game = game_number(query.as_deref())?;
+    let (game, record) = review_record(&app, &table, game, round).await?;
+    let key = crate::review::Key { table, game, round };
+    if let Some(json) = app.reviews.kept(&key).await {
+        return Ok(review_json(&json));
+    }
+    let busy = || {
+        ApiFailure::with_status(
+            ErrorCode::Busy,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many reviews wait; try again",
+        )
+    };
+    let answer = app.reviews.ask(key, Arc::new(record)).ok_or_else(busy)?;
+    match tokio::time::timeout(REVIEW_WAIT, answer).await {
+        Ok(Ok(Ok(json))) => Ok(review_json(&json)),
+        Ok(Ok(Err(why))) => Err(ApiFailure::new(ErrorCode::RoundNotOver, &why)),
+        Ok(Err(_)) => Err(busy()),
+        Err(_) => Ok((
+            StatusCode::ACCEPTED,
+            [(RETRY_AFTER, "1")],
+            axum::Json(serde_json::json!({ "status": "computing" })),
+        )
+            .into_response()),
+    }
+}
+
+fn review_json(json: &str) -> Response {
+    ([(CONTENT_TYPE, "application/json")], json.to_owned()).into_response()
+}
+
+/// The game and its record up to `round` for a review: the table's latest game if it
+/// is here and that is the one asked for (only once the round is over), else a kept
+/// game.
+async fn review_record(
+    app: &Arc<App>,
+    table: &str,
+    game: Option<u32>,
+    round: u32,
+) -> Result<(u32, jass_engine::Record), ApiFailure> {
+    match app.table(table).await {
+        Ok(handle) => match handle.review_record(round).await {
+            Some(Ok((latest, record))) if game.is_none_or(|g| g == latest) => return Ok((latest, record)),
+            Some(Err(r)) if game.is_none() && r.code != ErrorCode::NotStarted => return Err(r.into()),
+            _ => {}
+        },
+        Err(Missing::NotNow) => return Err(missing(Missing::NotNow)),
+        Err(Missing::Unknown) => {}
+    }
+    let store = Arc::clone(&app.store);
+    let id = table.to_owned();
+    let kept = tokio::task::spawn_blocking(move || store.load_game(&id, game))
+        .await
+        .map_err(|_| ApiFailure::new(ErrorCode::Internal, "the record could not be read"))?
+        .map_err(|e| {
+            tracing::warn!(error = %e, "a kept game could not be read");
+            ApiFailure::new(ErrorCode::Internal, "the record could not be read")
+        })?;
+    let Some(kept) = kept else { return Err(game.map_or_else(unknown_table, unknown_game)) };
+    if usize::try_from(round).map_or(true, |r| r >= kept.record.rounds.len()) {
+        return Err(ApiFailure::new(
+            ErrorCode::RoundNotOver,
+            &format!("game {} has no round {round}", kept.game),
+        ));
+    }
+    Ok((kept.game, kept.record))
 }
 
 /// `GET /api/stats`: the server's counters (protocol.md section 1).

@@ -44,6 +44,7 @@ mod per_ip;
 mod proxy;
 mod ratelimit;
 mod registry;
+mod review;
 mod serve;
 mod shutdown;
 mod stats;
@@ -94,6 +95,8 @@ pub(crate) struct App {
     pub(crate) node_header: Option<axum::http::HeaderValue>,
     /// Claims in progress, one per table (shared store only).
     pub(crate) gates: cluster::Gates,
+    /// Round reviews.
+    pub(crate) reviews: Arc<review::Reviews>,
 }
 
 impl App {
@@ -120,6 +123,7 @@ impl App {
             computers: Arc::clone(&self.computers),
             creator: None,
             idle_already: false,
+            reviews: Some(Arc::clone(&self.reviews)),
         }
     }
 
@@ -287,7 +291,13 @@ async fn serve_tables(
         ),
         None => None,
     };
+    let (reviews, reviewed) = review::Reviews::start(
+        Arc::clone(&store),
+        tokio::runtime::Handle::current(),
+        Arc::clone(&stats.reviews),
+    );
     let app = Arc::new(App {
+        reviews,
         gates: cluster::Gates::default(),
         web,
         node_header,
@@ -303,6 +313,7 @@ async fn serve_tables(
         stats,
     });
     restore_tables(&app, tables).await;
+    tokio::spawn(review::tell_tables(Arc::clone(&app.registry), reviewed));
     if app.store.shared() {
         app.stats.cluster.set_node(app.store.node(), app.store.serving());
         tokio::spawn(cluster::hold(Arc::clone(&app)));
@@ -320,6 +331,7 @@ async fn serve_tables(
         () = async move { shutdown.await; notify.cancel(); } => serve.await,
     }
     tracing::info!(tables = app.registry.len(), "shutting down");
+    app.reviews.close();
     let store = Arc::clone(&app.store);
     drop(app);
     stop.cancel();

@@ -29,6 +29,8 @@ pub(crate) struct Stats {
     pub(crate) computers: Arc<ComputerStats>,
     /// Claims and handoffs, with a store several nodes share.
     pub(crate) cluster: ClusterStats,
+    /// Round reviews; shared with their thread, which writes it.
+    pub(crate) reviews: Arc<ReviewStats>,
 }
 
 /// The counters `/api/stats` reports as they are, each under its field's name (serde
@@ -93,6 +95,7 @@ impl Stats {
             quarantined: Mutex::new(Vec::new()),
             computers: Arc::new(ComputerStats::default()),
             cluster: ClusterStats::default(),
+            reviews: Arc::default(),
         }
     }
 
@@ -139,6 +142,7 @@ impl Stats {
             quarantined: self.quarantined.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
             computers: self.computers.snapshot(),
             cluster: self.cluster.snapshot(),
+            reviews: &self.reviews,
             store,
         }
     }
@@ -157,6 +161,7 @@ pub(crate) struct Snapshot<'a> {
     computers: ComputersSnapshot<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cluster: Option<ClusterSnapshot<'a>>,
+    reviews: &'a ReviewStats,
     store: Option<jass_store::Metrics>,
 }
 
@@ -370,4 +375,19 @@ impl Percentiles {
             mean: h.mean() / 1000.0,
         }
     }
+}
+
+/// The `reviews` object of `/api/stats`: round reviews since the server started.
+#[derive(Debug, Default, Serialize)]
+pub(crate) struct ReviewStats {
+    /// Reviews computed.
+    pub(crate) computed: AtomicU64,
+    /// Served from memory or the store without computing.
+    pub(crate) served_kept: AtomicU64,
+    /// Asked while the asked queue was full (answered busy).
+    pub(crate) refused: AtomicU64,
+    /// Not reviewed ahead because that queue was full.
+    pub(crate) skipped: AtomicU64,
+    /// Milliseconds the last review took.
+    pub(crate) last_ms: AtomicU64,
 }

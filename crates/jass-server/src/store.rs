@@ -242,6 +242,24 @@ pub trait Store: Send + Sync + 'static {
         Ok(None)
     }
 
+    /// Keeps the review of round `round` of game `game` of `table` (derived data: the
+    /// JSON of a `jass_protocol::review::RoundReview` of code `version`), replacing
+    /// one kept before; purged by the games' retention from now.
+    fn keep_review(&self, table: &str, game: u32, round: u32, version: u32, review: String) -> StoreFuture {
+        let _ = (table, game, round, version, review);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// The kept review of a round: its version and JSON. Blocking: call it off the
+    /// async threads.
+    ///
+    /// # Errors
+    /// The store cannot be read.
+    fn load_review(&self, table: &str, game: u32, round: u32) -> Result<Option<(u32, String)>, StoreError> {
+        let _ = (table, game, round);
+        Ok(None)
+    }
+
     /// The disk writer's counters, for `/api/stats`; `None` for stores without one.
     fn metrics(&self) -> Option<jass_store::Metrics> {
         None
@@ -310,6 +328,9 @@ pub trait Store: Send + Sync + 'static {
     }
 }
 
+/// A kept review's table, game and round.
+type ReviewKey = (String, u32, u32);
+
 /// Keeps entries in memory: durable for the life of the process only. The default,
 /// and what tests inspect.
 #[derive(Debug, Default)]
@@ -319,6 +340,8 @@ pub struct MemoryStore {
     tables: Mutex<HashMap<String, Vec<Entry>>>,
     /// Kept games by table id and game number.
     games: Mutex<HashMap<String, std::collections::BTreeMap<u32, jass_engine::Record>>>,
+    /// Kept reviews by table, game and round: version and JSON.
+    reviews: Mutex<HashMap<ReviewKey, (u32, String)>>,
 }
 
 impl MemoryStore {
@@ -356,6 +379,19 @@ impl Store for MemoryStore {
             Err(_) => Err(StoreError::new("memory store lock poisoned".to_owned())),
         };
         Box::pin(std::future::ready(result))
+    }
+
+    fn keep_review(&self, table: &str, game: u32, round: u32, version: u32, review: String) -> StoreFuture {
+        if let Ok(mut reviews) = self.reviews.lock() {
+            reviews.insert((table.to_owned(), game, round), (version, review));
+        }
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn load_review(&self, table: &str, game: u32, round: u32) -> Result<Option<(u32, String)>, StoreError> {
+        let reviews =
+            self.reviews.lock().map_err(|_| StoreError::new("memory store lock poisoned".to_owned()))?;
+        Ok(reviews.get(&(table.to_owned(), game, round)).cloned())
     }
 
     fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
@@ -650,6 +686,16 @@ impl Store for PgStore {
         kept.map_or(Ok(None), |k| kept_record(table, &k))
     }
 
+    fn keep_review(&self, table: &str, game: u32, round: u32, version: u32, review: String) -> StoreFuture {
+        stored_pg(self.inner.keep_review(table, game, round, version, review))
+    }
+
+    fn load_review(&self, table: &str, game: u32, round: u32) -> Result<Option<(u32, String)>, StoreError> {
+        self.rt
+            .block_on(self.inner.read_review(table, game, round))
+            .map_err(|e| StoreError::new(e.to_string()))
+    }
+
     fn metrics(&self) -> Option<jass_store::Metrics> {
         Some(self.inner.metrics())
     }
@@ -750,6 +796,14 @@ impl Store for SqliteStore {
     fn load_game(&self, table: &str, game: Option<u32>) -> Result<Option<KeptRecord>, StoreError> {
         let kept = self.inner.read_game(table, game).map_err(|e| StoreError::new(e.to_string()))?;
         kept.map_or(Ok(None), |k| kept_record(table, &k))
+    }
+
+    fn keep_review(&self, table: &str, game: u32, round: u32, version: u32, review: String) -> StoreFuture {
+        stored(self.inner.keep_review(table, game, round, version, review))
+    }
+
+    fn load_review(&self, table: &str, game: u32, round: u32) -> Result<Option<(u32, String)>, StoreError> {
+        self.inner.read_review(table, game, round).map_err(|e| StoreError::new(e.to_string()))
     }
 
     fn metrics(&self) -> Option<jass_store::Metrics> {

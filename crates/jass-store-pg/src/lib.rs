@@ -319,7 +319,42 @@ impl PgDatabase {
         async move { fut.await.map(|_| ()) }
     }
 
-    /// Deletes up to `limit` kept games that finished before `before` (Unix seconds).
+    /// Keeps the review of a round (JSON, computed by code of `version`), replacing
+    /// one kept before.
+    pub fn keep_review(
+        &self,
+        table: &str,
+        game: u32,
+        round: u32,
+        version: u32,
+        review: String,
+    ) -> impl Future<Output = Result<(), PgError>> + Send + 'static {
+        let fut = self.submit(Op::Other(Other::KeepReview {
+            table: table.to_owned(),
+            game,
+            round,
+            version,
+            review,
+        }));
+        async move { fut.await.map(|_| ()) }
+    }
+
+    /// The kept review of a round: its version and JSON.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub async fn read_review(
+        &self,
+        table: &str,
+        game: u32,
+        round: u32,
+    ) -> Result<Option<(u32, String)>, PgError> {
+        let client = self.readers.get().await.map_err(|e| PgError::Pool(e.to_string()))?;
+        schema::read_review(&**client, table, game, round).await
+    }
+
+    /// Deletes up to `limit` kept games that finished before `before` (Unix seconds),
+    /// and up to `limit` reviews computed before then (the larger count).
     pub fn purge_games(
         &self,
         before: i64,

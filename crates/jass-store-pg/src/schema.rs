@@ -16,7 +16,7 @@ use crate::PgError;
 pub const APPLICATION: &str = "jass-server";
 
 /// The layout this build writes. A newer database is refused, never rewritten.
-pub const SCHEMA_VERSION: i32 = 2;
+pub const SCHEMA_VERSION: i32 = 3;
 
 /// Serialises the first start of several nodes on one empty database.
 const INIT_LOCK: i64 = 0x4A61_7373;
@@ -86,6 +86,21 @@ BEGIN
 END $$;
 ";
 
+/// Layout 3: each reviewed round's review (derived data, with the version of the
+/// code that computed it), purged by the games' retention from when it was computed.
+const REVIEWS: &str = "
+CREATE TABLE reviews (
+    table_id text NOT NULL,
+    game integer NOT NULL,
+    round integer NOT NULL,
+    version integer NOT NULL,
+    computed_at bigint NOT NULL,
+    review text NOT NULL,
+    PRIMARY KEY (table_id, game, round)
+);
+CREATE INDEX reviews_by_time ON reviews (computed_at);
+";
+
 /// Creates the layout in an empty database, or checks that the database is one of
 /// ours at a version this build reads. Anything else is refused untouched.
 pub(crate) async fn prepare(client: &mut Client) -> Result<(), PgError> {
@@ -107,6 +122,7 @@ pub(crate) async fn prepare(client: &mut Client) -> Result<(), PgError> {
         }
         tx.batch_execute(CREATE).await?;
         tx.batch_execute(OWNERSHIP).await?;
+        tx.batch_execute(REVIEWS).await?;
         tx.execute(
             "INSERT INTO jass_meta (id, application, schema_version) VALUES (0, $1, $2)",
             &[&APPLICATION, &SCHEMA_VERSION],
@@ -126,9 +142,12 @@ pub(crate) async fn prepare(client: &mut Client) -> Result<(), PgError> {
     if version > SCHEMA_VERSION {
         return Err(PgError::Newer(version));
     }
-    if version < 2 {
+    if version < SCHEMA_VERSION {
         tracing::info!(from = version, to = SCHEMA_VERSION, "bringing the database's layout up to date");
-        tx.batch_execute(OWNERSHIP).await?;
+        if version < 2 {
+            tx.batch_execute(OWNERSHIP).await?;
+        }
+        tx.batch_execute(REVIEWS).await?;
         tx.execute("UPDATE jass_meta SET schema_version = $1 WHERE id = 0", &[&SCHEMA_VERSION]).await?;
     }
     tx.commit().await?;
@@ -197,4 +216,21 @@ pub(crate) async fn read_game(
             record: r.get(2),
         })
     }))
+}
+
+/// The kept review of a round: its version and JSON.
+pub(crate) async fn read_review(
+    client: &impl GenericClient,
+    table: &str,
+    game: u32,
+    round: u32,
+) -> Result<Option<(u32, String)>, PgError> {
+    let (game, round) = (i32::try_from(game).unwrap_or(i32::MAX), i32::try_from(round).unwrap_or(i32::MAX));
+    let row = client
+        .query_opt(
+            "SELECT version, review FROM reviews WHERE table_id = $1 AND game = $2 AND round = $3",
+            &[&table, &game, &round],
+        )
+        .await?;
+    Ok(row.map(|r| (u32::try_from(r.get::<_, i32>(0)).unwrap_or(0), r.get(1))))
 }

@@ -58,6 +58,13 @@ pub(crate) enum Other {
         before: i64,
         limit: u32,
     },
+    KeepReview {
+        table: String,
+        game: u32,
+        round: u32,
+        version: u32,
+        review: String,
+    },
     PurgeArchived {
         before: i64,
         limit: u32,
@@ -318,10 +325,32 @@ impl Writer {
                 }
                 Other::PurgeGames { before, limit } => {
                     let limit = i64::from(*limit);
+                    let games = tx
+                        .execute(
+                            "DELETE FROM games WHERE ctid IN \
+                             (SELECT ctid FROM games WHERE finished_at < $1 LIMIT $2)",
+                            &[before, &limit],
+                        )
+                        .await?;
+                    // Reviews are derived data and go by the same retention, from when
+                    // they were computed.
+                    let reviews = tx
+                        .execute(
+                            "DELETE FROM reviews WHERE ctid IN \
+                             (SELECT ctid FROM reviews WHERE computed_at < $1 LIMIT $2)",
+                            &[before, &limit],
+                        )
+                        .await?;
+                    games.max(reviews)
+                }
+                Other::KeepReview { table, game, round, version, review } => {
+                    let [game, round, version] =
+                        [*game, *round, *version].map(|n| i32::try_from(n).unwrap_or(i32::MAX));
                     tx.execute(
-                        "DELETE FROM games WHERE ctid IN \
-                         (SELECT ctid FROM games WHERE finished_at < $1 LIMIT $2)",
-                        &[before, &limit],
+                        "INSERT INTO reviews (table_id, game, round, version, computed_at, review) \
+                         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (table_id, game, round) \
+                         DO UPDATE SET version = $4, computed_at = $5, review = $6",
+                        &[table, &game, &round, &version, &now, review],
                     )
                     .await?
                 }

@@ -66,6 +66,11 @@ async fn archive_quarantine_set_aside_games_and_purges() {
     }
     db.keep_game("a", 1, "{\"game\":1}".into()).await.unwrap();
     db.keep_game("a", 1, "{\"other\":true}".into()).await.unwrap();
+    // A review is derived data: kept again, the newer one stands.
+    db.keep_review("a", 1, 0, 1, "{\"v\":1}".into()).await.unwrap();
+    db.keep_review("a", 1, 0, 2, "{\"v\":2}".into()).await.unwrap();
+    assert_eq!(db.read_review("a", 1, 0).await.unwrap(), Some((2, "{\"v\":2}".to_owned())));
+    assert_eq!(db.read_review("a", 1, 1).await.unwrap(), None);
     db.archive("a").await.unwrap();
     db.quarantine("b").await.unwrap();
     db.set_aside("c", 3, "torn").await.unwrap();
@@ -92,6 +97,7 @@ async fn archive_quarantine_set_aside_games_and_purges() {
     assert_eq!(db.purge_archived(i64::MAX, 100).await.unwrap(), 1);
     assert_eq!(db.purge_games(i64::MAX, 100).await.unwrap(), 1);
     assert!(db.read_table("a").await.unwrap().is_none());
+    assert_eq!(db.read_review("a", 1, 0).await.unwrap(), None, "reviews go with the games' retention");
     // Forgetting an unfinished table deletes it.
     db.delete_table("b").await.unwrap();
     assert!(db.read_table("b").await.unwrap().is_none());

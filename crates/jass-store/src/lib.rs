@@ -297,15 +297,44 @@ impl Database {
         async move { done.await.map(drop) }
     }
 
-    /// Deletes up to `limit` kept games that finished before `before` (Unix seconds);
-    /// resolves to how many (call again while that equals `limit`). A game whose
-    /// `finished_at` is not a plausible time is kept.
+    /// Deletes up to `limit` kept games that finished before `before` (Unix seconds),
+    /// and up to `limit` reviews computed before then; resolves to the larger count
+    /// (call again while that equals `limit`). A game or review whose time is not
+    /// plausible is kept.
     pub fn purge_games(
         &self,
         before: i64,
         limit: u32,
     ) -> impl std::future::Future<Output = Result<u64, DatabaseError>> + use<> {
         self.submit(Op::PurgeGames { before, limit })
+    }
+
+    /// Keeps the review of round `round` of game `game` of `table` (JSON, computed by
+    /// code of `version`), replacing one kept before; purged with the games'
+    /// retention ([`Database::purge_games`]), counted from now.
+    pub fn keep_review(
+        &self,
+        table: &str,
+        game: u32,
+        round: u32,
+        version: u32,
+        review: String,
+    ) -> impl std::future::Future<Output = Result<(), DatabaseError>> + use<> {
+        let done = self.submit(Op::KeepReview { id: table.to_owned(), game, round, version, review });
+        async move { done.await.map(drop) }
+    }
+
+    /// The kept review of round `round` of game `game` of `table`: its version and JSON.
+    ///
+    /// # Errors
+    /// The file cannot be read.
+    pub fn read_review(
+        &self,
+        table: &str,
+        game: u32,
+        round: u32,
+    ) -> Result<Option<(u32, String)>, DatabaseError> {
+        self.with_reader(|conn| crate::schema::read_review(conn, table, game, round))
     }
 
     /// Game `game` of `table` as kept, or its latest kept game for `None`.

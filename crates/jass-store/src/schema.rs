@@ -32,6 +32,10 @@ const CACHE_PAGES: i64 = 256;
 /// table never scans `log`; an append clears them. `damaged` keeps entries taken out
 /// of a table's history (a torn last write), never deleted.
 ///
+/// `reviews` keeps the review of each round that was reviewed (derived data: the
+/// record gives it again), with the version of the code that computed it; purged by
+/// the games' retention counted from when it was computed.
+///
 /// `games` keeps each finished game's record on its own from the moment the game
 /// ends: it outlives its table (an unfinished rematch that expires deletes the
 /// table, never a finished game) and is purged by its own `finished_at`.
@@ -80,18 +84,28 @@ CREATE TABLE IF NOT EXISTS games (
     PRIMARY KEY (table_id, game)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_by_finish ON games (finished_at);
+CREATE TABLE IF NOT EXISTS reviews (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    computed_at INTEGER NOT NULL,
+    review TEXT NOT NULL,
+    PRIMARY KEY (table_id, game, round)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS reviews_by_time ON reviews (computed_at);
 ";
 
 /// `PRAGMA application_id` of this project's files ("Jass"), so another program's
 /// SQLite file is recognised and left alone (`file` and `sqlite3` show it too).
 pub const APPLICATION_ID: i32 = 0x4A61_7373;
-/// `PRAGMA user_version`: the layout this build writes. 3 added `games`; 2 added
+/// `PRAGMA user_version`: the layout this build writes. 4 added `reviews`; 3 added `games`; 2 added
 /// `archived_at`, `quarantined_at` and `damaged`; files from before had no ids at
 /// all (0).
-pub const SCHEMA_VERSION: i32 = 3;
+pub const SCHEMA_VERSION: i32 = 4;
 
 /// Tables of every layout this project ever wrote (an id-less file must hold only these).
-const OUR_TABLES: [&str; 6] = ["tables", "entries", "log", "compaction", "damaged", "games"];
+const OUR_TABLES: [&str; 7] = ["tables", "entries", "log", "compaction", "damaged", "games", "reviews"];
 
 /// What a file turned out to be, found out before anything is written to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -513,6 +527,21 @@ pub(crate) fn read_game(
             .optional()?,
     };
     Ok(found)
+}
+
+/// The stored review of round `round` of game `game` of `table`: its version and JSON.
+pub(crate) fn read_review(
+    conn: &Connection,
+    table: &str,
+    game: u32,
+    round: u32,
+) -> Result<Option<(u32, String)>, DatabaseError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT version, review FROM reviews WHERE table_id = ?1 AND game = ?2 AND round = ?3",
+        )?
+        .query_row(rusqlite::params![table, game, round], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
 }
 
 /// The lookup that decides whether a table exists (a primary-key probe).

@@ -25,6 +25,7 @@ pub(crate) enum Op {
     Purge { before: i64, limit: u32 },
     KeepGame { id: String, game: u32, record: String },
     PurgeGames { before: i64, limit: u32 },
+    KeepReview { id: String, game: u32, round: u32, version: u32, review: String },
 }
 
 /// A write and whom to tell; the answer counts what it did (tables purged), 0 for
@@ -213,7 +214,22 @@ fn apply(
                      WHERE finished_at >= ?1 AND finished_at < ?2 ORDER BY finished_at LIMIT ?3)",
                 )?
                 .execute(params![crate::schema::EARLIEST_TIME, before, limit])?;
-            return Ok(n as u64);
+            // Reviews are derived data and go by the same retention, from when they
+            // were computed.
+            let r = tx
+                .prepare_cached(
+                    "DELETE FROM reviews WHERE (table_id, game, round) IN (SELECT table_id, game, round FROM reviews
+                     WHERE computed_at >= ?1 AND computed_at < ?2 ORDER BY computed_at LIMIT ?3)",
+                )?
+                .execute(params![crate::schema::EARLIEST_TIME, before, limit])?;
+            return Ok(n.max(r) as u64);
+        }
+        Op::KeepReview { id, game, round, version, review } => {
+            tx.prepare_cached(
+                "INSERT INTO reviews (table_id, game, round, version, computed_at, review) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (table_id, game, round) DO UPDATE SET version = ?4, computed_at = ?5, review = ?6",
+            )?
+            .execute(params![id, game, round, version, ts, review])?;
         }
         Op::Purge { before, limit } => {
             let ids: Vec<String> = tx

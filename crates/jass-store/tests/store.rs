@@ -348,3 +348,24 @@ async fn a_database_from_before_the_log_opens_with_its_entries() {
     assert_eq!(ids, (jass_store::APPLICATION_ID, jass_store::SCHEMA_VERSION));
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+/// A round's review is derived data: kept with its version, replaced by a newer one,
+/// read back after a reopen, and purged by the games' retention.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reviews_are_kept_replaced_and_purged_with_the_games() {
+    let path = temp_db("reviews");
+    {
+        let (store, _) = Database::open(&path).unwrap();
+        store.keep_review("t", 1, 0, 1, "{\"v\":1}".into()).await.unwrap();
+        store.keep_review("t", 1, 0, 2, "{\"v\":2}".into()).await.unwrap();
+        store.keep_review("t", 1, 1, 2, "{\"r\":1}".into()).await.unwrap();
+    }
+    let (store, _) = Database::open(&path).unwrap();
+    assert_eq!(store.read_review("t", 1, 0).unwrap(), Some((2, "{\"v\":2}".to_owned())));
+    assert_eq!(store.read_review("t", 2, 0).unwrap(), None);
+    assert_eq!(store.purge_games(0, 100).await.unwrap(), 0, "nothing is old enough");
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    assert_eq!(store.purge_games(now + 10, 100).await.unwrap(), 2);
+    assert_eq!(store.read_review("t", 1, 1).unwrap(), None);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}

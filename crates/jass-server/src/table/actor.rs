@@ -77,6 +77,8 @@ pub(crate) struct Spawn {
     /// The table sat idle for its whole timeout already (a shared store's table whose
     /// node died): it expires as soon as it is back, unless someone connects first.
     pub(crate) idle_already: bool,
+    /// Where its rounds are reviewed once over.
+    pub(crate) reviews: Option<Arc<crate::review::Reviews>>,
 }
 
 /// Starts a table's actor. The `Created` entry is stored before any command is
@@ -128,6 +130,8 @@ fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
         },
         since: Instant::now(),
         fenced: false,
+        reviews: s.reviews,
+        reviewed: None,
         _held: s.held,
     };
     // Boxed: a task that owns its actor by value keeps it twice in its state (once
@@ -217,6 +221,10 @@ struct TableActor {
     /// The store refused an append because another node took the table over: the
     /// actor stops at once and never writes again.
     fenced: bool,
+    /// Where its rounds are reviewed.
+    reviews: Option<Arc<crate::review::Reviews>>,
+    /// The latest round reviewed (game, round), said in the view.
+    reviewed: Option<(u32, u32)>,
     /// See [`Spawn::held`]; only dropped.
     _held: Option<crate::per_ip::IpSlot>,
     /// The computer players' memories by seat; `None` for a human or free seat, and
@@ -366,6 +374,15 @@ impl TableActor {
                 };
                 let _ = reply.send(record);
             }
+            TableCmd::ReviewRecord { round, reply } => {
+                let _ = reply.send(self.review_record(round));
+            }
+            TableCmd::Reviewed { game, round } => {
+                if game == self.state.games && self.reviewed.is_none_or(|(g, r)| g != game || r < round) {
+                    self.reviewed = Some((game, round));
+                    self.publish();
+                }
+            }
             TableCmd::Rounds { reply } => {
                 let rounds = match &self.state.game {
                     None => Err(Refusal::new(ErrorCode::NotStarted, "no game has been played")),
@@ -407,6 +424,7 @@ impl TableActor {
     /// loudly (a restart would then quarantine the table rather than guess).
     async fn commit(&mut self, entry: Entry) -> Result<(), Refusal> {
         let was_over = self.state.finished();
+        let rounds = self.rounds_over();
         if self.fenced {
             return Err(internal("the table is being let go"));
         }
@@ -421,7 +439,43 @@ impl TableActor {
         if !was_over && self.state.finished() {
             self.keep_game().await;
         }
+        if self.rounds_over() > rounds {
+            self.review_ahead();
+        }
         Ok(())
+    }
+
+    /// Rounds of the latest game that are over.
+    fn rounds_over(&self) -> usize {
+        self.state.game.as_ref().map_or(0, |g| g.history().len())
+    }
+
+    /// The latest game's record up to round `round`, once it is over: what its review
+    /// is computed from. The round in play (and its secret seed) stays here.
+    fn review_record(&self, round: u32) -> Result<(u32, jass_engine::Record), Refusal> {
+        let game = self
+            .state
+            .game
+            .as_ref()
+            .ok_or_else(|| Refusal::new(ErrorCode::NotStarted, "no game has been played"))?;
+        let over = usize::try_from(round).ok().filter(|&r| r < game.history().len());
+        let Some(r) = over else {
+            return Err(Refusal::new(ErrorCode::RoundNotOver, format!("round {round} is not over")));
+        };
+        let mut record = game.record().clone();
+        record.rounds.truncate(r + 1);
+        Ok((self.state.games, record))
+    }
+
+    /// A round just ended: its review is computed ahead of the question when there is
+    /// room (see `review`).
+    fn review_ahead(&self) {
+        let Some(reviews) = &self.reviews else { return };
+        let Some(round) = self.rounds_over().checked_sub(1).and_then(|r| u32::try_from(r).ok()) else {
+            return;
+        };
+        let key = crate::review::Key { table: self.id.to_string(), game: self.state.games, round };
+        reviews.ahead(key, || self.review_record(round).ok().map(|(_, record)| record));
     }
 
     /// Keeps the game that just ended on its own, before anyone hears it ended. The
@@ -496,6 +550,7 @@ impl TableActor {
                 now: turn::unix_ms(Instant::now()),
             }),
             reserve: (s.timing.move_clock > 0 && s.game.is_some()).then(|| self.reserves()),
+            review_ready: self.reviewed.filter(|(g, _)| *g == s.games).map(|(_, r)| r),
             game: s.game.as_ref().map(|g| g.view(viewer)),
         };
         match encode_exact(&ServerMsg::State { version: s.version, view: Box::new(view) }) {

@@ -88,6 +88,22 @@ pub(crate) enum TableCmd {
         /// number that is not the latest game's (the store keeps those).
         reply: oneshot::Sender<Result<jass_engine::Record, Refusal>>,
     },
+    /// The record of the latest game up to round `round`, once that round is over,
+    /// for its review (never a round in play).
+    ReviewRecord {
+        /// The round, from 0.
+        round: u32,
+        /// The game's number and its record up to the round, or `not_started` /
+        /// `round_not_over`.
+        reply: oneshot::Sender<Result<(u32, jass_engine::Record), Refusal>>,
+    },
+    /// The review of a round of game `game` is ready: the table says so in its view.
+    Reviewed {
+        /// The game.
+        game: u32,
+        /// The round.
+        round: u32,
+    },
     /// The latest game's round scores so far (HTTP).
     Rounds {
         /// The rounds, or `not_started`.
@@ -187,6 +203,20 @@ impl TableHandle {
     /// A finished game's record (see [`TableCmd::Record`]); `None` if the table is gone.
     pub(crate) async fn record(&self, game: Option<u32>) -> Option<Result<jass_engine::Record, Refusal>> {
         self.call(|reply| TableCmd::Record { game, reply }).await
+    }
+
+    /// The latest game's record up to a round that is over (see
+    /// [`TableCmd::ReviewRecord`]); `None` if the table is gone.
+    pub(crate) async fn review_record(
+        &self,
+        round: u32,
+    ) -> Option<Result<(u32, jass_engine::Record), Refusal>> {
+        self.call(|reply| TableCmd::ReviewRecord { round, reply }).await
+    }
+
+    /// Tells the table a review of one of its rounds is ready.
+    pub(crate) async fn reviewed(&self, game: u32, round: u32) {
+        let _ = self.tx.send(TableCmd::Reviewed { game, round }).await;
     }
 
     /// The latest game's round scores; `None` if the table is gone.
