@@ -3,6 +3,7 @@
 import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
 import { h, renderApp, topBar, readOptions, clockText, WIDE_QUERY, roundKey, LEVELS, storedLevel } from './view.js';
+import { reviewPanel } from './review.js';
 import { initPages, renderStart, loadJoin, renderJoin } from './start.js';
 import { displayStyle, STYLES, cardName } from './cards.js';
 
@@ -49,6 +50,7 @@ const app = {
     dealt: false, // a new hand fans in once
     browseTrick: null, // index into the finished round's tricks, or null
     roundTricks: null, // { key, tricks }: the finished round's tricks, fetched for its summary
+    review: null, // { round, status: 'loading' | 'ready' | 'error', data, pick: {trick, card} | null }
     lastRoundKey: null,
     handKey: null,
   },
@@ -124,7 +126,8 @@ function renderPage() {
         app.status === 'reconnecting' ? t('reconnecting') : app.status === 'offline' ? t('offlineBanner') : t('connecting'))));
       return;
     }
-    root.replaceChildren(renderApp(app.view, env(), app.ui));
+    root.replaceChildren(...[renderApp(app.view, env(), app.ui),
+      app.ui.review ? reviewPanel(app.view, env(), app.ui.review) : null].filter(Boolean));
     // Arrivals and the deal move once, not again on the next redraw.
     app.ui.fresh = new Set();
     app.ui.dealt = false;
@@ -348,6 +351,40 @@ function fetchRounds(view) {
       render();
     })
     .catch(() => { /* offline: the note says what is missing */ });
+}
+
+/**
+ * Opens the review of round `round` of the latest game (protocol.md, "Round review"):
+ * asked again every second while the server answers 202 (being computed).
+ */
+function openReview(round) {
+  const table = app.view?.table;
+  if (table == null || !Number.isInteger(round)) return;
+  const state = { round, status: 'loading', data: null, pick: null };
+  app.ui.review = state;
+  render();
+  let tries = 0;
+  const ask = () => {
+    if (app.ui.review !== state) return; // closed, or another round opened
+    fetch(`/api/tables/${encodeURIComponent(table)}/rounds/${round}/review`)
+      .then(async (r) => {
+        if (app.ui.review !== state) return;
+        if (r.status === 202 && tries++ < 120) {
+          setTimeout(ask, 1000);
+          return;
+        }
+        if (!r.ok) throw new Error(String(r.status));
+        state.data = await r.json();
+        state.status = 'ready';
+        render();
+      })
+      .catch(() => {
+        if (app.ui.review !== state) return;
+        state.status = 'error';
+        render();
+      });
+  };
+  ask();
 }
 
 /** This page must decide now: the view's own to_act and allowed say so. */
@@ -657,6 +694,20 @@ root.addEventListener('click', (ev) => {
       ui.showLastTrick = false;
       render();
       break;
+    case 'open-review':
+      openReview(Number(el.dataset.round));
+      break;
+    case 'close-review':
+      ui.review = null;
+      render();
+      break;
+    case 'review-card': {
+      const pick = { trick: Number(el.dataset.trick), card: Number(el.dataset.card) };
+      const same = ui.review?.pick && ui.review.pick.trick === pick.trick && ui.review.pick.card === pick.card;
+      if (ui.review) ui.review.pick = same ? null : pick;
+      render();
+      break;
+    }
     case 'browse-tricks':
       ui.browseTrick = 0;
       render();

@@ -5,10 +5,10 @@
 // cached: /api/, /ws/ and /healthz go past this worker untouched.
 
 // Bump when the list below changes; old caches are dropped on activation.
-const VERSION = 'jass-static-v2';
+const VERSION = 'jass-static-v3';
 
 const STATIC = [
-  '/', '/offline.html', '/offline.js', '/style.css', '/app.js', '/start.js', '/view.js', '/net.js', '/i18n.js',
+  '/', '/offline.html', '/offline.js', '/style.css', '/app.js', '/start.js', '/view.js', '/review.js', '/net.js', '/i18n.js',
   '/cards.js', '/jasstafel.js', '/pwa.js', '/vendor/qrcode.js', '/manifest.webmanifest',
   '/icons/icon.svg', '/icons/icon-192.png', '/icons/icon-512.png', '/icons/icon-maskable-512.png',
 ];

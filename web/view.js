@@ -50,7 +50,7 @@ export function position(seat, me) {
   return ['bottom', 'right', 'top', 'left'][(seat - (me ?? 0) + 4) % 4];
 }
 
-function seatName(view, s) {
+export function seatName(view, s) {
   return view.seats[s]?.name || `${t('seat')} ${s + 1}`;
 }
 
@@ -355,6 +355,12 @@ function roundSummary(view, lr, env, closable, tricks) {
       h('strong', {}, t('roundSummary', { n: lr.round + 1 })),
       lr.contract ? h('span', {}, ` · ${contractLabel(lr.contract, env)} ×${lr.multiplier}`) : null,
       tricks && tricks.length ? h('button', { class: 'small-btn tricks-btn', action: 'browse-tricks', testid: 'browse-tricks' }, `${t('roundTricks')} (${tricks.length})`) : null,
+      // Once the round is over anyone at the table may see what each card was worth
+      // (protocol.md, "Round review"); `review_ready` says it is computed already.
+      lr.contract ? h('button', {
+        class: `small-btn review-btn${view.review_ready != null && view.review_ready >= lr.round ? ' ready' : ''}`,
+        action: 'open-review', 'data-round': lr.round, testid: 'open-review',
+      }, t('review')) : null,
       closable ? h('button', { class: 'x', action: 'close-summary', testid: 'close-summary', 'aria-label': t('close') }, '×') : null),
     stopped ? h('p', { class: 'round-stopped', testid: 'round-stopped' }, t('roundStopped')) : null,
     h('table', { class: 'sum-table' },
@@ -518,7 +524,11 @@ function historyList(view, env, history) {
         h('th', { scope: 'col' }, shortTeam(view, 0)), h('th', { scope: 'col' }, shortTeam(view, 1)),
         h('th', { scope: 'col', class: 'run' }, `Σ ${shortTeam(view, 0)}`), h('th', { scope: 'col', class: 'run' }, `Σ ${shortTeam(view, 1)}`))),
       h('tbody', {}, rows.map((r) => h('tr', { testid: `hist-row-${r.round}`, class: r.complete === false ? 'stopped' : null },
-        h('td', {}, String(r.round + 1)),
+        // A round played is reviewed from its row (protocol.md, "Round review").
+        h('td', {}, r.contract ? h('button', {
+          class: 'hist-review', action: 'open-review', 'data-round': r.round, testid: `hist-review-${r.round}`,
+          'aria-label': `${t('review')} ${r.round + 1}`, title: t('review'),
+        }, `${r.round + 1} ›`) : String(r.round + 1)),
         h('td', { class: 'hist-contract' },
           r.contract ? [contractIcon(r.contract, env), ` ×${r.multiplier}`] : '—',
           h('small', { class: 'hist-chooser', testid: `hist-chooser-${r.round}` },

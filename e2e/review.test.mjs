@@ -1,0 +1,92 @@
+// The round review in the browser (protocol.md, "Round review"): a phone player
+// (touch, German) plays a round against three computers, opens the round's review
+// from the rounds list, waits for it, taps a card to see its alternatives in both
+// views, and closes it; the same on a desktop in English. Screenshots go to
+// e2e/artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { startServer } from './lib/server.mjs';
+import { launch, DESKTOP, PHONE } from './lib/browser.mjs';
+import { openPage, press, view, tid } from './lib/pages.mjs';
+
+const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
+
+let server;
+let browser;
+const errors = [];
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  server = await startServer(['--computer-think-ms', '0', '--computer-budget-ms', '30', '--computer-playouts', '300']);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Plays Obenabe or the first legal card whenever it is this page's turn, until `done`. */
+async function playUntil(p, done) {
+  for (let moves = 0; moves < 200; moves += 1) {
+    const state = () => {
+      const a = window.__jass;
+      const g = a?.view?.game;
+      if (!g || a.status !== 'open') return null;
+      if (g.rounds_played >= 1 || g.phase === 'over') return 'done';
+      const al = g.allowed;
+      return g.seat != null && g.to_act === g.seat && (al.cards.length > 0 || al.choose) ? 'turn' : null;
+    };
+    await p.page.waitForFunction(state, null, { timeout: 60_000 });
+    if ((await p.page.evaluate(state)) === 'done') return;
+    const { view: v, version } = await view(p);
+    if (v.game.allowed.choose) {
+      await p.page.waitForSelector(tid('contract-dialog'));
+      await press(p, tid('contract-obenabe'));
+    } else {
+      await press(p, tid(`card-${v.game.allowed.cards[0]}`), { position: { x: 12, y: 30 } });
+    }
+    await p.page.waitForFunction((b) => window.__jass.version > b, version);
+  }
+  assert.fail('the round did not end');
+}
+
+async function reviewRound(size, locale, name) {
+  const p = await openPage(browser, name, { size, locale, errors });
+  await p.page.goto(`${server.base}/`);
+  await p.page.fill(tid('name-input'), name);
+  await press(p, tid('play-computers'));
+  await p.page.waitForFunction(() => window.__jass?.view?.game && window.__jass.status === 'open');
+  await playUntil(p);
+  // The rounds list offers the first round's review.
+  await p.page.waitForSelector(tid('hist-review-0'));
+  await press(p, tid('hist-review-0'));
+  await p.page.waitForSelector(tid('review-panel'));
+  await p.page.waitForSelector(tid('review-trick-0'), { timeout: 90_000 });
+  const cards = await p.page.$$(`[data-testid^="review-card-"]`);
+  assert.ok(cards.length >= 4, `${cards.length} cards reviewed`);
+  // Every card shows its loss as a number, not by colour alone.
+  const loss = await p.page.textContent(tid('review-loss-0-0'));
+  assert.match(loss, /^(0|−(≥ )?\d+)$/);
+  await press(p, tid('review-card-0-0'));
+  await p.page.waitForSelector(tid('review-detail'));
+  const rows = await p.page.$$eval(`${tid('review-detail')} tbody tr`, (r) => r.length);
+  assert.ok(rows >= 1);
+  const w = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(w <= p.page.viewportSize().width, `the review is ${w} px wide on a ${p.page.viewportSize().width} px screen`);
+  await p.page.screenshot({ path: `${ARTIFACTS}review-${locale}-${p.size}.png`, fullPage: false });
+  await press(p, tid('close-review'));
+  await p.page.waitForSelector(tid('review-panel'), { state: 'detached' });
+  await p.page.close();
+}
+
+test('a phone player opens the review of a round, taps a card and closes it (German)', { timeout: 240_000 }, async () => {
+  await reviewRound(PHONE, 'de-DE', 'Sofia');
+  assert.deepEqual(errors, []);
+});
+
+test('the review on a desktop, in English', { timeout: 240_000 }, async () => {
+  await reviewRound(DESKTOP, 'en-US', 'Anna');
+  assert.deepEqual(errors, []);
+});
