@@ -2,7 +2,7 @@
 // state and click handling. Rendering is in view.js, the socket in net.js.
 import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
-import { h, renderApp, topBar, readOptions, clockText, WIDE_QUERY, roundKey, LEVELS, storedLevel } from './view.js';
+import { h, renderApp, topBar, readOptions, clockText, WIDE_QUERY, roundKey, LEVELS, storedLevel, contractLabel } from './view.js';
 import { reviewPanel } from './review.js';
 import { initPages, renderStart, loadJoin, renderJoin } from './start.js';
 import { displayStyle, STYLES, cardName } from './cards.js';
@@ -135,6 +135,9 @@ function renderPage() {
     renderStart();
   } else if (app.page === 'join') {
     renderJoin();
+  } else if (app.page === 'record') {
+    root.replaceChildren(...[recordPage(),
+      app.ui.review ? reviewPanel(app.record.view, env(), app.ui.review) : null].filter(Boolean));
   } else if (app.page === 'message') {
     root.replaceChildren(h('div', { class: 'app-root' }, topBar(null, env()),
       h('div', { class: 'screen narrow' }, h('div', { class: 'panel', testid: 'message' }, h('p', {}, app.message.text),
@@ -152,7 +155,7 @@ function showMessage(text, button, action) {
 }
 
 initPages({
-  root, env, store, route, openTable, showMessage,
+  root, env, store, route, openTable, showMessage, openRecord,
   page: () => app.page,
   setPage: (p) => { app.page = p; },
 });
@@ -357,20 +360,23 @@ function fetchRounds(view) {
  * Opens the review of round `round` of the latest game (protocol.md, "Round review"):
  * asked again every second while the server answers 202 (being computed).
  */
-function openReview(round) {
+function openReview(round, ask = null) {
   const table = app.view?.table;
-  if (table == null || !Number.isInteger(round)) return;
+  const get = ask || (table != null
+    ? () => fetch(`/api/tables/${encodeURIComponent(table)}/rounds/${round}/review`)
+    : null);
+  if (!get || !Number.isInteger(round)) return;
   const state = { round, status: 'loading', data: null, pick: null };
   app.ui.review = state;
   render();
   let tries = 0;
-  const ask = () => {
+  const again = () => {
     if (app.ui.review !== state) return; // closed, or another round opened
-    fetch(`/api/tables/${encodeURIComponent(table)}/rounds/${round}/review`)
+    get()
       .then(async (r) => {
         if (app.ui.review !== state) return;
-        if (r.status === 202 && tries++ < 120) {
-          setTimeout(ask, 1000);
+        if ((r.status === 202 || r.status === 503) && tries++ < 120) {
+          setTimeout(again, 1000);
           return;
         }
         if (!r.ok) throw new Error(String(r.status));
@@ -384,7 +390,35 @@ function openReview(round) {
         render();
       });
   };
-  ask();
+  again();
+}
+
+/**
+ * A game record opened from a file (protocol.md 6.3): its rounds, each reviewed by the
+ * server on request (`POST /api/review?round=N`), seat names from the record.
+ */
+function openRecord(record) {
+  const names = [0, 1, 2, 3].map((s) => record.players?.find((p) => p.seat === s)?.name || null);
+  app.record = { record, view: { seats: names.map((name) => ({ name })), you: null, table: null } };
+  app.ui.review = null;
+  app.page = 'record';
+  render();
+}
+
+function recordPage() {
+  const { record, view } = app.record;
+  const rounds = (record.rounds || []).map((r, i) => {
+    const chose = r.actions?.find((a) => a.action?.type === 'choose');
+    return h('li', { class: 'record-round', testid: `record-round-${i}` },
+      h('span', {}, t('roundSummary', { n: i + 1 })),
+      chose ? h('span', { class: 'muted' }, ` · ${contractLabel(chose.action.contract, env())} · ${view.seats[chose.seat]?.name || `${t('seat')} ${chose.seat + 1}`}`) : null,
+      chose ? h('button', { class: 'small-btn', action: 'record-review', 'data-round': i, testid: `record-review-${i}` }, t('review')) : null);
+  });
+  return h('div', { class: 'app-root' }, topBar(null, env()),
+    h('div', { class: 'screen narrow' }, h('div', { class: 'panel', testid: 'record-page' },
+      h('h2', {}, t('recordTitle')),
+      h('ol', { class: 'record-rounds' }, rounds),
+      h('a', { class: 'button', href: '/' }, t('newTable')))));
 }
 
 /** This page must decide now: the view's own to_act and allowed say so. */
@@ -697,6 +731,16 @@ root.addEventListener('click', (ev) => {
     case 'open-review':
       openReview(Number(el.dataset.round));
       break;
+    case 'record-review': {
+      const record = app.record?.record;
+      if (record) {
+        const round = Number(el.dataset.round);
+        openReview(round, () => fetch(`/api/review?round=${round}`, {
+          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(record),
+        }));
+      }
+      break;
+    }
     case 'close-review':
       ui.review = null;
       render();

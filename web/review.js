@@ -49,7 +49,9 @@ const CONTRACT_ORDER = ['hearts', 'diamonds', 'clubs', 'spades', 'obenabe', 'und
 
 /** One card of a trick with its marks; tapping it opens its alternatives. */
 function cardCell(view, env, c, ti, ci, picked) {
-  const lossText = c.exact.loss.at_least > 0 ? `−${bound(c.exact.loss, { loss: true })}` : '0';
+  // "−13", or "−13+" where the loss is only known to be at least that.
+  const l = c.exact.loss;
+  const lossText = l.at_least > 0 ? `−${l.at_least}${l.at_least === l.at_most ? '' : '+'}` : '0';
   return h('button', {
     class: `rv-card v-${c.verdict}${picked ? ' picked' : ''}`,
     action: 'review-card', 'data-trick': ti, 'data-card': ci, testid: `review-card-${ti}-${ci}`,

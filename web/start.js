@@ -4,7 +4,7 @@
 import { t } from './i18n.js';
 import { h, topBar, field, optionsFields, targetField, readOptions, levelSelect, storedLevel } from './view.js';
 
-/** What the app lends these pages: { root, env, store, route, openTable, showMessage, setPage, page }. */
+/** What the app lends these pages: { root, env, store, route, openTable, showMessage, openRecord, setPage, page }. */
 let app = null;
 const pages = {
   form: null, // the start form's name, preset and fold, kept over a re-render
@@ -115,7 +115,25 @@ export function renderStart() {
     if (!f.name.reportValidity()) return;
     create(true);
   });
-  shell(f);
+  // A finished game's record (downloaded from a table, or from anywhere) opens for
+  // review (protocol.md, "Round review").
+  const file = h('input', { type: 'file', accept: 'application/json,.json', testid: 'record-file' });
+  const recordError = h('p', { class: 'error', testid: 'record-error' });
+  file.addEventListener('change', async () => {
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    try {
+      const record = JSON.parse(await chosen.text());
+      if (!Array.isArray(record?.rounds)) throw new Error('no rounds');
+      app.openRecord(record);
+    } catch {
+      recordError.textContent = t('recordBad');
+    }
+  });
+  const records = h('div', { class: 'panel record-open', testid: 'record-open' },
+    h('label', { class: 'field' }, h('span', {}, t('recordOpen')), file),
+    h('p', { class: 'muted small' }, t('recordOpenNote')), recordError);
+  shell(f, records);
 }
 
 export async function postJson(url, body) {

@@ -8,7 +8,8 @@
 # the server on a throw-away PostgreSQL cluster instead of a SQLite file, and reports
 # PostgreSQL's CPU and commits; NODES=2 (with STORE=postgres) runs two nodes on that
 # database behind HAProxy with deploy/haproxy.cfg, the load going through HAProxy;
-# PG_ARGS="-c synchronous_commit=off" prices the database's fsync.)
+# PG_ARGS="-c synchronous_commit=off" prices the database's fsync; LOADGEN_ARGS="--reviews"
+# asks for every round's review as it ends.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tables=${1:-2500} runs=${2:-3} duration=${3:-60} think=${4:-1000} computers=${5:-${COMPUTERS:-0}} port=${PORT:-18080}
@@ -71,7 +72,7 @@ for run in $(seq 1 "$runs"); do
   started=$(date +%s.%N)
   echo "== run $run/$runs: $tables tables, $computers computer seats each, ${NODES:-1} node(s), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   "$bin/jass-loadgen" --server "http://127.0.0.1:$port" --tables "$tables" \
-    --think-ms "$think" --duration "$duration" --computers "$computers" --server-pid "$pid" || true
+    --think-ms "$think" --duration "$duration" --computers "$computers" --server-pid "$pid" ${LOADGEN_ARGS:-} || true
   echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
   if [ -n "${pgpid:-}" ]; then
     read -r pg_ticks1 pg_commits1 < <(pgstat)

@@ -126,6 +126,19 @@ impl Server {
         self.call::<(), _>("GET", "/api/stats", None).await
     }
 
+    /// `GET /api/tables/{table}/rounds/{round}/review`: the status only (200 ready,
+    /// 202 being computed, 409 round not over, 503 busy); a load bench counts them.
+    ///
+    /// # Errors
+    /// The network, or no answer within the call timeout.
+    pub async fn review_status(&self, table: &str, round: u32) -> Result<u16, BotError> {
+        let path = format!("/api/tables/{table}/rounds/{round}/review");
+        let (status, _) = tokio::time::timeout(CALL_TIMEOUT, self.request("GET", &path, ""))
+            .await
+            .map_err(|_| BotError::Protocol(format!("GET {path}: no answer in {CALL_TIMEOUT:?}")))??;
+        Ok(status)
+    }
+
     async fn call<B: Serialize, T: DeserializeOwned>(
         &self,
         method: &str,

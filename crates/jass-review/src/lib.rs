@@ -66,6 +66,9 @@ pub struct Settings {
     /// Threads a review may use: with two, the exact half and the "could see" half
     /// run side by side (the result is the same).
     pub threads: usize,
+    /// The solver's table at most, in MiB (`Solver::with_table_limit`): a server
+    /// reviewing now and then holds this much while it does.
+    pub table_mib: u32,
 }
 
 impl Settings {
@@ -79,6 +82,8 @@ impl Settings {
     /// need far fewer, the first few of a dear deal tens of millions (their values
     /// are then bounds).
     pub const SOLVE_NODES: u64 = 3_000_000;
+    /// 10 MiB of solver table rather than the 48 MiB a whole deal's solve may grow to.
+    pub const TABLE_MIB: u32 = 10;
 }
 
 impl Default for Settings {
@@ -90,17 +95,24 @@ impl Default for Settings {
             solve_nodes: Self::SOLVE_NODES,
             seen: Config { time_budget: None, seed: 0x5EE5_1DE5, ..Config::for_level(Level::Strong) },
             threads: 1,
+            table_mib: Self::TABLE_MIB,
         }
     }
 }
 
 /// Reviews rounds, keeping its solver's tables from one to the next (keep one per
 /// thread).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Reviewer {
     solver: Solver,
     settings: Settings,
     cost: Cost,
+}
+
+impl Default for Reviewer {
+    fn default() -> Self {
+        Self::new(Settings::default())
+    }
 }
 
 /// What the last review cost, by half.
@@ -118,7 +130,7 @@ impl Reviewer {
     /// A reviewer with `settings`.
     #[must_use]
     pub fn new(settings: Settings) -> Self {
-        Self { solver: Solver::new(), settings, cost: Cost::default() }
+        Self { solver: Solver::with_table_limit(settings.table_mib), settings, cost: Cost::default() }
     }
 
     /// What the last review cost.

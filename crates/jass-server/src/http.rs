@@ -18,6 +18,7 @@ use jass_protocol::http::{ApiError, CreateTable, JoinTable};
 use jass_protocol::{ErrorCode, options_from};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use sha2::{Digest, Sha256};
 use tower_http::trace::TraceLayer;
 
 use crate::App;
@@ -47,6 +48,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{table}/record", get(record))
         .route("/api/tables/{table}/rounds", get(rounds))
         .route("/api/tables/{table}/rounds/{round}/review", get(review))
+        .route("/api/review", post(review_upload).layer(DefaultBodyLimit::max(MAX_RECORD_BYTES)))
         .route_layer(axum::middleware::from_fn_with_state(Arc::clone(&app), limit_api))
         .route("/ws/{table}", get(socket))
         .route("/api/stats", get(stats))
@@ -153,6 +155,16 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiFailure> {
 /// its `Origin` is refused like the WebSocket upgrade's. The body must then arrive
 /// within `http_body_timeout` (issue 13 point 8: a trickled body holds a connection).
 async fn json_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, ApiFailure> {
+    json_body_within(app, headers, body, MAX_BODY_BYTES).await
+}
+
+/// [`json_body`] of at most `limit` bytes.
+async fn json_body_within(
+    app: &App,
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+) -> Result<Bytes, ApiFailure> {
     let origin = headers.get(ORIGIN).map(|v| v.to_str().unwrap_or("\u{fffd}"));
     let host = headers.get(HOST).and_then(|v| v.to_str().ok());
     if !crate::origin::allowed(origin, host, &app.config.allowed_origins) {
@@ -173,13 +185,12 @@ async fn json_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, 
             "send Content-Type: application/json",
         ));
     }
-    match tokio::time::timeout(app.config.http_body_timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await
-    {
+    match tokio::time::timeout(app.config.http_body_timeout, axum::body::to_bytes(body, limit)).await {
         Ok(Ok(bytes)) => Ok(bytes),
         Ok(Err(_)) => Err(ApiFailure::with_status(
             ErrorCode::BadMessage,
             StatusCode::PAYLOAD_TOO_LARGE,
-            "the body is over 4096 bytes or broken",
+            &format!("the body is over {limit} bytes or broken"),
         )),
         Err(_) => {
             bump(&app.stats.counters.http_timeouts);
@@ -452,6 +463,10 @@ async fn rounds(State(app): State<Arc<App>>, Path(table): Path<String>) -> Resul
 /// "computing" (202, try again): most take well under a second.
 const REVIEW_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// A request waits (up to [`REVIEW_WAIT`]) only for a review with at most this many
+/// asked ones ahead of it.
+const REVIEW_WAIT_PLACE: usize = 2;
+
 /// `GET /api/tables/{table}/rounds/{round}/review[?game=N]`: the review of a round
 /// that is over (protocol.md, "Round review"), of the latest game or a kept one.
 async fn review(
@@ -467,6 +482,15 @@ async fn review(
     let game = game_number(query.as_deref())?;
     let (game, record) = review_record(&app, &table, game, round).await?;
     let key = crate::review::Key { table, game, round };
+    review_answer(&app, key, record).await
+}
+
+/// A review kept, or asked for and waited for a little (see `review`).
+async fn review_answer(
+    app: &App,
+    key: crate::review::Key,
+    record: jass_engine::Record,
+) -> Result<Response, ApiFailure> {
     if let Some(json) = app.reviews.kept(&key).await {
         return Ok(review_json(&json));
     }
@@ -477,18 +501,64 @@ async fn review(
             "too many reviews wait; try again",
         )
     };
-    let answer = app.reviews.ask(key, Arc::new(record)).ok_or_else(busy)?;
+    let (answer, place) = app.reviews.ask(key, Arc::new(record)).ok_or_else(busy)?;
+    let computing = || {
+        (StatusCode::ACCEPTED, [(RETRY_AFTER, "1")], axum::Json(serde_json::json!({ "status": "computing" })))
+            .into_response()
+    };
+    // Only a review about to be computed is waited for: a request for one further
+    // back is answered at once (it stays queued), so a burst of questions holds no
+    // connections open.
+    if place > REVIEW_WAIT_PLACE {
+        return Ok(computing());
+    }
     match tokio::time::timeout(REVIEW_WAIT, answer).await {
         Ok(Ok(Ok(json))) => Ok(review_json(&json)),
         Ok(Ok(Err(why))) => Err(ApiFailure::new(ErrorCode::RoundNotOver, &why)),
         Ok(Err(_)) => Err(busy()),
-        Err(_) => Ok((
-            StatusCode::ACCEPTED,
-            [(RETRY_AFTER, "1")],
-            axum::Json(serde_json::json!({ "status": "computing" })),
-        )
-            .into_response()),
+        Err(_) => Ok(computing()),
     }
+}
+
+/// Largest record `POST /api/review` takes: a long game's record is a few tens of
+/// kilobytes.
+const MAX_RECORD_BYTES: usize = 256 * 1024;
+
+/// `POST /api/review?round=N` with a game record (protocol.md 6.3) as the body: the
+/// review of its round `N`, for a record from anywhere (a club's game, a bot's). The
+/// record is checked by replay first; its reviews are kept in memory only, never in
+/// the store (anyone may send one).
+async fn review_upload(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    body: Body,
+) -> Result<Response, ApiFailure> {
+    let round = query
+        .as_deref()
+        .and_then(|q| q.strip_prefix("round="))
+        .and_then(|n| n.parse::<u32>().ok())
+        .ok_or_else(|| ApiFailure::new(ErrorCode::BadMessage, "the query is round=N (N from 0)"))?;
+    let body = json_body_within(&app, &headers, body, MAX_RECORD_BYTES).await?;
+    let record: jass_engine::Record = parse(&body)?;
+    let over = tokio::task::spawn_blocking(move || {
+        let r = usize::try_from(round).unwrap_or(usize::MAX);
+        let game = record.replay_rounds(r.saturating_add(1), |_, _| {})?;
+        Ok::<_, jass_engine::ReplayError>((game.history().len() > r, record))
+    })
+    .await
+    .map_err(|_| ApiFailure::new(ErrorCode::Internal, "the record could not be checked"))?;
+    let (over, record) =
+        over.map_err(|e| ApiFailure::new(ErrorCode::BadMessage, &format!("not a valid record: {e}")))?;
+    if !over {
+        return Err(ApiFailure::new(
+            ErrorCode::RoundNotOver,
+            &format!("round {round} of this record is not over"),
+        ));
+    }
+    let digest = Sha256::digest(&body);
+    let key = crate::review::Key { table: format!("record:{}", hex::encode(digest)), game: 0, round };
+    review_answer(&app, key, record).await
 }
 
 fn review_json(json: &str) -> Response {

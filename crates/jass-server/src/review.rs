@@ -38,11 +38,21 @@ pub(crate) struct Key {
     pub(crate) round: u32,
 }
 
+impl Key {
+    /// The review of an uploaded record (`POST /api/review`): kept in memory only.
+    pub(crate) fn uploaded(&self) -> bool {
+        self.table.starts_with("record:")
+    }
+}
+
 /// A review's JSON, shared by everyone who asked.
 pub(crate) type Json = Arc<str>;
 
 /// What an asked review comes to.
 pub(crate) type Answer = Result<Json, String>;
+
+/// The reviews being computed, with whoever waits for each.
+type Running = Mutex<HashMap<Key, Vec<oneshot::Sender<Answer>>>>;
 
 /// One review to compute.
 struct Job {
@@ -59,8 +69,8 @@ struct Queue {
 }
 
 impl Queue {
-    fn find(&mut self, key: &Key) -> Option<&mut Job> {
-        self.asked.iter_mut().chain(self.ahead.iter_mut()).find(|j| j.key == *key)
+    fn has(&self, key: &Key) -> bool {
+        self.asked.iter().chain(self.ahead.iter()).any(|j| j.key == *key)
     }
 }
 
@@ -68,7 +78,7 @@ impl Queue {
 pub(crate) struct Reviews {
     queue: Arc<(Mutex<Queue>, Condvar)>,
     /// Keys being computed right now (a question for one waits for it).
-    running: Arc<Mutex<HashMap<Key, Vec<oneshot::Sender<Answer>>>>>,
+    running: Arc<Running>,
     cache: Arc<Mutex<VecDeque<(Key, Json)>>>,
     store: Arc<dyn Store>,
     pub(crate) stats: Arc<ReviewStats>,
@@ -124,6 +134,9 @@ impl Reviews {
             self.stats.served_kept.fetch_add(1, Ordering::Relaxed);
             return Some(json);
         }
+        if key.uploaded() {
+            return None;
+        }
         let store = Arc::clone(&self.store);
         let k = key.clone();
         let stored = tokio::task::spawn_blocking(move || store.load_review(&k.table, k.game, k.round))
@@ -155,15 +168,16 @@ impl Reviews {
         cache.push_back((key, json));
     }
 
-    /// Asks for a review: the answer comes on the receiver. `None` when too many
+    /// Asks for a review: the answer comes on the receiver, with how many reviews
+    /// are ahead of it (0: it is being computed or is next). `None` when too many
     /// wait already (busy).
-    pub(crate) fn ask(&self, key: Key, record: Arc<Record>) -> Option<oneshot::Receiver<Answer>> {
+    pub(crate) fn ask(&self, key: Key, record: Arc<Record>) -> Option<(oneshot::Receiver<Answer>, usize)> {
         let (tx, rx) = oneshot::channel();
         {
             let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some(waiters) = running.get_mut(&key) {
                 waiters.push(tx);
-                return Some(rx);
+                return Some((rx, 0));
             }
         }
         let (lock, ready) = &*self.queue;
@@ -171,22 +185,29 @@ impl Reviews {
         if q.closed {
             return None;
         }
-        if let Some(pos) = q.ahead.iter().position(|j| j.key == key) {
-            // Asked now: it moves up to the asked ones.
-            if let Some(mut job) = q.ahead.remove(pos) {
+        let ahead_at = q.ahead.iter().position(|j| j.key == key);
+        let asked_at = q.asked.iter().position(|j| j.key == key);
+        let place = if let Some(at) = asked_at {
+            if let Some(job) = q.asked.get_mut(at) {
                 job.waiters.push(tx);
-                q.asked.push_back(job);
             }
-        } else if let Some(job) = q.find(&key) {
-            job.waiters.push(tx);
+            at
         } else if q.asked.len() >= ASKED {
             self.stats.refused.fetch_add(1, Ordering::Relaxed);
             return None;
         } else {
-            q.asked.push_back(Job { key, record, waiters: vec![tx] });
-        }
+            // Asked now: a review waiting to be computed ahead moves up to the asked ones.
+            let mut job = ahead_at.and_then(|at| q.ahead.remove(at)).unwrap_or_else(|| Job {
+                key,
+                record,
+                waiters: Vec::new(),
+            });
+            job.waiters.push(tx);
+            q.asked.push_back(job);
+            q.asked.len() - 1
+        };
         ready.notify_one();
-        Some(rx)
+        Some((rx, place))
     }
 
     /// Reviews a round that just ended ahead of the question, if there is room.
@@ -194,7 +215,7 @@ impl Reviews {
     pub(crate) fn ahead(&self, key: Key, record: impl FnOnce() -> Option<Record>) {
         let (lock, ready) = &*self.queue;
         let mut q = lock.lock().unwrap_or_else(PoisonError::into_inner);
-        if q.closed || q.find(&key).is_some() {
+        if q.closed || q.has(&key) {
             return;
         }
         if q.ahead.len() >= AHEAD {
@@ -208,7 +229,6 @@ impl Reviews {
 
     /// The thread's loop: one review at a time, asked ones first.
     fn work(&self, ready_tx: &mpsc::UnboundedSender<Key>, runtime: &tokio::runtime::Handle) {
-        let mut reviewer = jass_review::Reviewer::new(jass_review::Settings::default());
         loop {
             let job = {
                 let (lock, ready) = &*self.queue;
@@ -226,16 +246,16 @@ impl Reviews {
             let Job { key, record, waiters } = job;
             self.running.lock().unwrap_or_else(PoisonError::into_inner).insert(key.clone(), waiters);
             let started = std::time::Instant::now();
-            // A panic in a review must not take the thread with it.
-            let reviewed =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reviewer.round(&record, key.round)));
+            // A reviewer per review: its solver's table grows to 48 MiB on a whole deal,
+            // given back when it is dropped rather than held while the thread waits. A
+            // panic in a review must not take the thread with it.
+            let reviewed = std::panic::catch_unwind(|| {
+                jass_review::Reviewer::new(jass_review::Settings::default()).round(&record, key.round)
+            });
             let answer: Answer = match reviewed {
                 Ok(Ok(review)) => serde_json::to_string(&review).map(Json::from).map_err(|e| e.to_string()),
                 Ok(Err(e)) => Err(e.to_string()),
-                Err(_) => {
-                    reviewer = jass_review::Reviewer::new(jass_review::Settings::default());
-                    Err("the review failed".to_owned())
-                }
+                Err(_) => Err("the review failed".to_owned()),
             };
             self.stats
                 .last_ms
@@ -243,7 +263,12 @@ impl Reviews {
             if let Ok(json) = &answer {
                 self.stats.computed.fetch_add(1, Ordering::Relaxed);
                 self.remember(key.clone(), Arc::clone(json));
-                // Derived data: kept for later, nobody waits for it to be durable.
+                // Derived data: kept for later, nobody waits for it to be durable; an
+                // uploaded record's only in memory.
+                if key.uploaded() {
+                    answer_waiters(&self.running, &key, &answer);
+                    continue;
+                }
                 let stored =
                     self.store.keep_review(&key.table, key.game, key.round, REVIEW_VERSION, json.to_string());
                 let table = key.table.clone();
@@ -254,11 +279,16 @@ impl Reviews {
                 });
                 let _ = ready_tx.send(key.clone());
             }
-            let waiters = self.running.lock().unwrap_or_else(PoisonError::into_inner).remove(&key);
-            for w in waiters.into_iter().flatten() {
-                let _ = w.send(answer.clone());
-            }
+            answer_waiters(&self.running, &key, &answer);
         }
+    }
+}
+
+/// Gives everyone waiting for `key` its answer.
+fn answer_waiters(running: &Running, key: &Key, answer: &Answer) {
+    let waiters = running.lock().unwrap_or_else(PoisonError::into_inner).remove(key);
+    for w in waiters.into_iter().flatten() {
+        let _ = w.send(answer.clone());
     }
 }
 

@@ -56,3 +56,33 @@ async fn a_round_is_reviewed_once_it_is_over_and_never_before() {
     let (status, _) = server.http("GET", "/api/tables/nosuchtable00000000000000/rounds/0/review", None).await;
     assert_eq!(status, 404);
 }
+
+/// Any record may be reviewed (`POST /api/review?round=N`): a valid record's round
+/// that is over is reviewed, a record that does not replay or a round not over is
+/// refused, and nothing of it is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uploaded_record_is_reviewed_after_its_replay() {
+    let server = Server::start(unlimited_config()).await;
+    let record = include_str!("../../jass-review/tests/data/game.json");
+    let mut answer = (0, String::new());
+    for _ in 0..60 {
+        answer = server.http("POST", "/api/review?round=1", Some(record)).await;
+        if answer.0 != 202 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    let r: RoundReview = serde_json::from_str(&answer.1).unwrap();
+    assert_eq!(r.round, 1);
+    // A record that does not replay: a card changed in the dealt hands.
+    let broken = record.replacen("\"HJ\"", "\"H6\"", 1);
+    let (status, body) = server.http("POST", "/api/review?round=1", Some(&broken)).await;
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = server.http("POST", "/api/review?round=99", Some(record)).await;
+    assert_eq!(status, 409, "{body}");
+    let (status, _) = server.http("POST", "/api/review", Some(record)).await;
+    assert_eq!(status, 400, "a round is needed");
+    let (status, _) = server.http("POST", "/api/review?round=0", Some("{\"format\":")).await;
+    assert_eq!(status, 400, "not JSON");
+}

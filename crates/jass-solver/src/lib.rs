@@ -258,6 +258,14 @@ impl Solver {
         Self::default()
     }
 
+    /// A solver whose table never grows past `mib` MiB (the default grows to 48 MiB
+    /// on whole deals): for a process that solves whole deals now and then and keeps
+    /// its memory small, at the cost of more positions searched on the dearest deals.
+    #[must_use]
+    pub fn with_table_limit(mib: u32) -> Self {
+        Self { table: table::Table::at_most(mib), stats: Stats::default() }
+    }
+
     /// The card points (with last trick and match bonus) `team` takes from `pos` on
     /// when it plays for the most and the other team for the least, both seeing every
     /// card; the cards already in the trick count for whoever takes it.

@@ -46,6 +46,8 @@ pub(crate) struct Table {
     /// How many leading bits of the hash index this solve's buckets (`sized`).
     bits: u32,
     end_bits: u32,
+    /// The most bits any solve indexes with: the table's size at most.
+    max_bits: u32,
 }
 
 impl Default for Table {
@@ -53,11 +55,26 @@ impl Default for Table {
     /// solver that only ever meets 24 cards or fewer holds about a megabyte, not 48
     /// MiB, and its first solve does not pay for filling 48 MiB (about 40 ms).
     fn default() -> Self {
-        Self { slots: Vec::new(), ends: Vec::new(), age: 0, bits: MIN_BITS, end_bits: MIN_BITS - 2 }
+        Self {
+            slots: Vec::new(),
+            ends: Vec::new(),
+            age: 0,
+            bits: MIN_BITS,
+            end_bits: MIN_BITS - 2,
+            max_bits: BITS,
+        }
     }
 }
 
 impl Table {
+    /// A table of at most `mib` MiB (at least 320 KiB, at most 48 MiB): the buckets
+    /// and the last two tricks' a quarter as many, 64 bytes each.
+    pub(crate) fn at_most(mib: u32) -> Self {
+        let buckets = u64::from(mib) * (1 << 20) / 80;
+        let bits = (63 - buckets.max(1).leading_zeros()).clamp(MIN_BITS, BITS);
+        Self { max_bits: bits, ..Self::default() }
+    }
+
     /// Starts a new solve of a position with `cards` left: older entries become the
     /// first to be replaced, and the solve indexes only as much of the table as it
     /// can fill. A small solve's few thousand entries spread over 48 MiB would make
@@ -68,7 +85,7 @@ impl Table {
     /// found.
     pub(crate) fn next_solve(&mut self, cards: u32) {
         self.age = self.age.wrapping_add(1);
-        self.bits = ((cards + 5) / 2).clamp(MIN_BITS, BITS);
+        self.bits = ((cards + 5) / 2).clamp(MIN_BITS, self.max_bits);
         self.end_bits = (self.bits - 2).min(END_BITS);
         // Entries stay where they are, found again by solves of their size.
         if self.slots.len() < 1 << self.bits {

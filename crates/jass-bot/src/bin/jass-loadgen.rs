@@ -49,7 +49,7 @@
 
 use std::net::IpAddr;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -112,6 +112,11 @@ struct Args {
     /// The computers' level (easy, normal, strong).
     #[arg(long, value_parser = parse_level)]
     computer_level: Option<jass_protocol::Level>,
+    /// Ask for the review of every round as it ends (protocol.md, "Round review"),
+    /// from each table's host seat, and count the answers: the game's latency must
+    /// not notice.
+    #[arg(long)]
+    reviews: bool,
     /// Connect from this local address (loopback only, e.g. 127.0.0.2): several
     /// load generators then stand for several client addresses. `/api/stats` is
     /// still read from the machine's own address.
@@ -187,9 +192,56 @@ struct Probe {
     computer_turn: Option<(Seat, u64, Instant)>,
     /// Computer moves, turn → move on screen, in microseconds.
     computer_waits: Vec<u32>,
+    /// `--reviews`, for a host seat: where to ask, and the rounds asked so far.
+    reviews: Option<(Server, String, Arc<ReviewCounts>)>,
+    reviews_asked: u32,
+}
+
+/// The answers to `--reviews`' requests by status.
+#[derive(Default)]
+struct ReviewCounts {
+    ready: AtomicU64,
+    computing: AtomicU64,
+    busy: AtomicU64,
+    other: AtomicU64,
+    failed: AtomicU64,
+}
+
+impl ReviewCounts {
+    fn line(&self) -> String {
+        let n = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        format!(
+            "reviews asked: {} ready (200), {} computing (202), {} busy (503), {} other, {} failed",
+            n(&self.ready),
+            n(&self.computing),
+            n(&self.busy),
+            n(&self.other),
+            n(&self.failed)
+        )
+    }
 }
 
 impl Probe {
+    /// `--reviews`: asks for the review of each round that ended since the last state.
+    fn ask_reviews(&mut self, rounds_played: u32) {
+        let Some((server, table, counts)) = &self.reviews else { return };
+        while self.reviews_asked < rounds_played {
+            let (server, table, counts) = (server.clone(), table.clone(), Arc::clone(counts));
+            let round = self.reviews_asked;
+            tokio::spawn(async move {
+                let counter = match server.review_status(&table, round).await {
+                    Ok(200) => &counts.ready,
+                    Ok(202) => &counts.computing,
+                    Ok(503) => &counts.busy,
+                    Ok(_) => &counts.other,
+                    Err(_) => &counts.failed,
+                };
+                counter.fetch_add(1, Ordering::Relaxed);
+            });
+            self.reviews_asked += 1;
+        }
+    }
+
     /// Times computer turns: one starts with the first state that gives a computer
     /// seat the turn and ends with the first state after it where that seat no longer
     /// has it or a card more is on the table.
@@ -241,6 +293,7 @@ impl Observer for Probe {
         let played = cards_played(view);
         if let Some(g) = &view.game {
             self.clock.rounds.fetch_max(g.rounds_played, Ordering::Relaxed);
+            self.ask_reviews(g.rounds_played);
         }
         if played > self.seen
             && now <= self.play_end
@@ -482,8 +535,13 @@ async fn run(args: Args) -> Result<bool, BotError> {
     let store_0 = stats_0.as_ref().map(|s| s["store"].clone());
     // `--rounds`: the seats stop when the readings are taken (or at the deadline).
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let review_counts = Arc::new(ReviewCounts::default());
     let mut set = JoinSet::new();
     for (i, (ti, si, conn)) in conns.into_iter().enumerate() {
+        let reviews = (args.reviews && si == 0)
+            .then(|| tables.get(ti).and_then(|t| t.first()).map(|j| j.table.clone()))
+            .flatten()
+            .map(|table| (server.clone(), table, Arc::clone(&review_counts)));
         let computers_from = if si == 0 && args.computers > 0 { humans } else { 4 };
         let clock = clocks[ti].clone();
         let config = config.clone();
@@ -504,6 +562,8 @@ async fn run(args: Args) -> Result<bool, BotError> {
                 computers_from,
                 computer_turn: None,
                 computer_waits: Vec::new(),
+                reviews,
+                reviews_asked: 0,
             };
             let stop = async move {
                 if by_rounds {
@@ -677,6 +737,12 @@ async fn run(args: Args) -> Result<bool, BotError> {
         && let Some(line) = computers_line(&a["computers"], &b["computers"], played_for)
     {
         println!("{line}");
+    }
+    if args.reviews {
+        println!("{}", review_counts.line());
+        if let Some(b) = &stats_1 {
+            println!("server reviews: {}", b["reviews"]);
+        }
     }
     println!("machine load average: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());
     if let (Some(b), Some(c)) = (rss_before, rss_connected) {
