@@ -430,11 +430,8 @@ async fn stored_record(app: &App, table: &str, game: Option<u32>) -> Result<jass
         })
     })
     .await
-    .map_err(|_| ApiFailure::new(ErrorCode::Internal, "the record could not be read"))?
-    .map_err(|e| {
-        tracing::warn!(error = %e, "a kept game could not be read");
-        ApiFailure::new(ErrorCode::Internal, "the record could not be read")
-    })?;
+    .map_err(unreadable)?
+    .map_err(unreadable)?;
     match found {
         (Some(record), _) => Ok(record),
         (None, Some(entries)) if !entries.is_empty() => match game {
@@ -446,6 +443,13 @@ async fn stored_record(app: &App, table: &str, game: Option<u32>) -> Result<jass
         },
         (None, _) => Err(game.map_or_else(unknown_table, unknown_game)),
     }
+}
+
+/// A kept game that could not be read (the store failed, or its task did): logged,
+/// answered `internal`, never served as something else.
+fn unreadable(e: impl std::fmt::Display) -> ApiFailure {
+    tracing::warn!(error = %e, "a kept game could not be read");
+    ApiFailure::new(ErrorCode::Internal, "the record could not be read")
 }
 
 fn unknown_game(n: u32) -> ApiFailure {
@@ -587,11 +591,8 @@ async fn review_record(
     let id = table.to_owned();
     let kept = tokio::task::spawn_blocking(move || store.load_game(&id, game))
         .await
-        .map_err(|_| ApiFailure::new(ErrorCode::Internal, "the record could not be read"))?
-        .map_err(|e| {
-            tracing::warn!(error = %e, "a kept game could not be read");
-            ApiFailure::new(ErrorCode::Internal, "the record could not be read")
-        })?;
+        .map_err(unreadable)?
+        .map_err(unreadable)?;
     let Some(kept) = kept else { return Err(game.map_or_else(unknown_table, unknown_game)) };
     if usize::try_from(round).map_or(true, |r| r >= kept.record.rounds.len()) {
         return Err(ApiFailure::new(
