@@ -183,11 +183,24 @@ pub(crate) async fn hold(app: Arc<App>) {
                 }
             }
             Some(table) = async { match asked.as_mut() { Some(rx) => rx.recv().await, None => std::future::pending().await } } => {
-                if let Some(handle) = app.registry.get(&table)
-                    && handle.let_go(true).await
-                {
-                    bump(&app.stats.cluster.counts.handoffs);
-                    tracing::info!(table = %table, "table let go: another node asked for it");
+                match app.registry.get(&table) {
+                    Some(handle) => {
+                        if handle.let_go(true).await {
+                            bump(&app.stats.cluster.counts.handoffs);
+                            tracing::info!(table = %table, "table let go: another node asked for it");
+                        }
+                    }
+                    // Not in memory here, but the store may still name this node: its
+                    // tables were let go after a lease lapse without a word to the
+                    // store (it may not write then), and the node is alive again. Let
+                    // it go there too, or nobody could claim it while this node lives.
+                    None => match app.store.release(&table).await {
+                        Ok(()) => {
+                            bump(&app.stats.cluster.counts.handoffs);
+                            tracing::info!(table = %table, "table let go in the store: another node asked for it");
+                        }
+                        Err(e) => tracing::warn!(table = %table, error = %e, "could not let a table go in the store"),
+                    },
                 }
             }
         }

@@ -697,6 +697,55 @@ async fn a_frozen_node_never_acknowledges_after_its_table_was_taken_over() {
     c.assert_no_fork().await;
 }
 
+/// A node whose lease lapsed (frozen past it) lets its tables go without writing,
+/// so the store still names it; once it is alive again, a table of its that nobody
+/// claimed in between must not be stuck: asked for it by another node, it lets the
+/// table go in the store too, and the other node serves it. (Before, a handoff for a
+/// table not in memory was ignored, and every claim found the table held by a live
+/// node: a database restart left some tables unservable this way.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_table_left_by_a_lapsed_node_is_claimed_once_it_is_back() {
+    let _one = SERIAL.lock().await;
+    let c = Cluster::start("lapsed").await;
+    let front = c.front();
+    let (table, tokens) = new_table(&front).await;
+    let mut players = Vec::new();
+    for t in &tokens {
+        players.push(front.try_connect(&table, Some(t)).await.unwrap());
+    }
+    common::start(&mut players).await;
+    common::play_one(&mut players).await;
+    common::sync_all(&mut players).await;
+    let holder = usize::from(c.stats(1).await["tables"].as_u64() == Some(1));
+    drop(players);
+    // Frozen past its lease (3 s), nobody asks for the table meanwhile; then it wakes,
+    // lets its tables go and serves again.
+    c.node(holder).signal("-STOP");
+    tokio::time::sleep(Duration::from_millis(4_000)).await;
+    c.node(holder).signal("-CONT");
+    let direct = c.direct(holder);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while direct.http("GET", "/healthz", None).await.0 != 200 || c.stats(holder).await["tables"] != 0 {
+        assert!(Instant::now() < deadline, "the woken node did not come back without its table");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The other node is asked for the table directly: it claims it within a few tries.
+    let other = c.direct(1 - holder);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut client = loop {
+        match other.try_connect(&table, Some(&tokens[0])).await {
+            Ok(client) => break client,
+            Err(why) => {
+                assert!(Instant::now() < deadline, "the table stayed unservable: {why}\n{}", c.logs());
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+        }
+    };
+    client.wait_view(|v| v.game.is_some()).await;
+    assert_eq!(c.stats(1 - holder).await["cluster"]["claims"], 1);
+    c.assert_no_fork().await;
+}
+
 /// PostgreSQL restarts mid-game: while it is down actions are refused (nothing
 /// changes), the nodes stop serving once their leases run out, and afterwards every
 /// game goes on with nothing acknowledged lost.
