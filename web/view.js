@@ -355,12 +355,6 @@ function roundSummary(view, lr, env, closable, tricks) {
       h('strong', {}, t('roundSummary', { n: lr.round + 1 })),
       lr.contract ? h('span', {}, ` · ${contractLabel(lr.contract, env)} ×${lr.multiplier}`) : null,
       tricks && tricks.length ? h('button', { class: 'small-btn tricks-btn', action: 'browse-tricks', testid: 'browse-tricks' }, `${t('roundTricks')} (${tricks.length})`) : null,
-      // Once the round is over anyone at the table may see what each card was worth
-      // (protocol.md, "Round review"); `review_ready` says it is computed already.
-      lr.contract ? h('button', {
-        class: `small-btn review-btn${view.review_ready != null && view.review_ready >= lr.round ? ' ready' : ''}`,
-        action: 'open-review', 'data-round': lr.round, testid: 'open-review',
-      }, t('review')) : null,
       closable ? h('button', { class: 'x', action: 'close-summary', testid: 'close-summary', 'aria-label': t('close') }, '×') : null),
     stopped ? h('p', { class: 'round-stopped', testid: 'round-stopped' }, t('roundStopped')) : null,
     h('table', { class: 'sum-table' },
@@ -375,7 +369,13 @@ function roundSummary(view, lr, env, closable, tricks) {
         row(t('roundTotal'), 'total', 'sum-total'),
         row(t('runningTotal'), 'running_total', 'sum-running'))),
     lr.chosen_by != null ? h('p', { class: 'sum-who', testid: 'summary-chosen-by' },
-      t('chosenBy', { name: seatName(view, lr.chosen_by) }), lr.pushed ? ` · ${t('pushedNote')}` : '') : null);
+      t('chosenBy', { name: seatName(view, lr.chosen_by) }), lr.pushed ? ` · ${t('pushedNote')}` : '',
+      // Once the round is over anyone at the table may see what each card was worth
+      // (protocol.md, "Round review"); `review_ready` says it is computed already.
+      lr.contract ? h('button', {
+        class: `small-btn review-btn${view.review_ready != null && view.review_ready >= lr.round ? ' ready' : ''}`,
+        action: 'open-review', 'data-round': lr.round, testid: 'open-review',
+      }, t('review')) : null) : null);
 }
 
 /** Issue 15 point 2: the finished round's tricks, one at a time. */
