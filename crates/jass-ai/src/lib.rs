@@ -121,6 +121,11 @@ pub struct Config {
     /// each card that a player who remembers the cards still out would not have
     /// played (0: off; 256 would weigh nothing).
     pub infer_play: u32,
+    /// Choose the contract (or push) by the value a round's review gives each choice
+    /// from this seat's view ([`Computer::contract_samples`]: the team's points with
+    /// Stöck times the multiplier, a push worth what the partner would pick in each
+    /// deal) instead of by the point difference against [`Config::push_below`].
+    pub choose_by_value: bool,
 }
 
 impl Default for Config {
@@ -137,6 +142,7 @@ impl Default for Config {
             informed_playouts: false,
             open_playouts: false,
             infer_play: 0,
+            choose_by_value: false,
         }
     }
 }
@@ -317,6 +323,12 @@ impl Computer {
 
     /// Contract or push (R3).
     fn choose(&self, view: &SeatView) -> Action {
+        if self.config.choose_by_value
+            && let Some(samples) = self.contract_samples(view)
+            && let Some(choice) = samples.best().and_then(|i| samples.options.get(i))
+        {
+            return choice.map_or(Action::Schiebe, |contract| Action::Choose { contract });
+        }
         let hand = view.hand;
         let me = self.seat.team().index();
         let mut worth = [0f64; 6];

@@ -22,7 +22,8 @@ struct Cli {
     /// playouts, solve, deals, knodes (solver nodes a decision in thousands), infer (1:
     /// deals weighed by the contract choice), informed (1: deals played out by a sensible
     /// policy), play (K: deals weighed by the opponents' cards, K/256 a miss; 0: off),
-    /// open (1: in those playouts a seat sees the later hands), iterations, ms; `strong:ms=100` gives the strong
+    /// open (1: in those playouts a seat sees the later hands), choose (1: contracts by the
+    /// round review's value of each choice), iterations, ms; `strong:ms=100` gives the strong
     /// player the table's wall-time budget per decision, which does not reproduce).
     #[arg(long, default_value = "computer")]
     a: String,
@@ -125,7 +126,16 @@ fn player(spec: &str, cli: &Cli) -> Result<Kind, String> {
             (Kind::Strong(mut s), key)
                 if matches!(
                     key,
-                    "playouts" | "solve" | "deals" | "knodes" | "ms" | "infer" | "informed" | "play" | "open"
+                    "playouts"
+                        | "solve"
+                        | "deals"
+                        | "knodes"
+                        | "ms"
+                        | "infer"
+                        | "informed"
+                        | "play"
+                        | "open"
+                        | "choose"
                 ) =>
             {
                 match key {
@@ -137,6 +147,7 @@ fn player(spec: &str, cli: &Cli) -> Result<Kind, String> {
                     "informed" => s.informed = v != 0,
                     "play" => s.play = v,
                     "open" => s.open = v != 0,
+                    "choose" => s.choose = v != 0,
                     _ => s.infer = v != 0,
                 }
                 Kind::Strong(s)

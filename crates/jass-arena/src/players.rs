@@ -42,6 +42,9 @@ pub struct Strong {
     pub play: u32,
     /// Playouts in which a seat sees the later hands (`jass_ai::Config::open_playouts`).
     pub open: bool,
+    /// Choose contracts by the round review's value of each choice
+    /// (`jass_ai::Config::choose_by_value`).
+    pub choose: bool,
 }
 
 impl Strong {
@@ -60,6 +63,7 @@ impl Strong {
             informed: level.informed_playouts,
             play: level.infer_play,
             open: level.open_playouts,
+            choose: level.choose_by_value,
         }
     }
 }
@@ -159,6 +163,7 @@ impl Kind {
                 informed_playouts: s.informed,
                 infer_play: s.play,
                 open_playouts: s.open,
+                choose_by_value: s.choose,
                 ..Config::default()
             },
             _ => return None,
@@ -220,6 +225,9 @@ impl fmt::Display for Kind {
                 }
                 if s.open {
                     f.write_str(" seeing the later hands")?;
+                }
+                if s.choose {
+                    f.write_str(", contracts by the review's value")?;
                 }
                 if s.play > 0 {
                     write!(f, ", deals weighed by the opponents' cards ({}/256 a miss)", s.play)?;

@@ -74,7 +74,7 @@ impl Game {
     /// Options out of range.
     pub fn new(options: Options, seed: Seed) -> Result<Self, OptionsError> {
         options.validate()?;
-        let round = Round::new(0, None, seed, options.first_round, Credits::new());
+        let round = Round::new(0, options.first_dealer, seed, options.first_round, Credits::new());
         let mut log = CompactRecord::default();
         log.deal(seed, round.dealer);
         Ok(Self {

@@ -69,7 +69,8 @@
 //! - `view`: [`SeatView`], the allow-list projection per viewer and every decision of
 //!   who sees what; its short lists are inline ([`ShortList`]s and [`ArrayVec`]s), so
 //!   a view allocates nothing.
-//! - `record`: [`Record`], the data (R12); `replay`: replay and verification.
+//! - `record`: [`Record`], the data (R12); `replay`: replay and verification;
+//!   `practice`: a finished round dealt again to play it differently ([`Practice`]).
 //! - `compact`: the record and round summaries as a game keeps them (one byte an
 //!   action), from which [`Game::record`] and [`Game::history`] are built.
 //! - `fast`: the speed work apart from the rules: lookup tables, broadword selects
@@ -98,6 +99,7 @@ mod fast;
 mod game;
 mod level;
 mod options;
+mod practice;
 mod record;
 mod replay;
 mod round;
@@ -121,6 +123,7 @@ pub use fast::playout::{Playout, RoundInPlay, play_random, random_hands, random_
 pub use game::Game;
 pub use level::Level;
 pub use options::{CountingOrder, Deck, End, FirstRound, Multipliers, Options, OptionsError, Preset};
+pub use practice::{Practice, PracticeError};
 pub use record::{Player, RECORD_FORMAT, Record, ReplayError, RoundRecord, SeatAction};
 pub use round::{CompletedTrick, Phase};
 pub use score::{CountPos, CreditKind, EndReason, GameResult, LAST_TRICK_BONUS, MATCH_BONUS, RoundSummary};

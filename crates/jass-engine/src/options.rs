@@ -135,6 +135,12 @@ pub struct Options {
     pub schneider: bool,
     /// Play exactly this many rounds: no Weis, Stöck, match bonus or target (R10).
     pub fixed_rounds: Option<u32>,
+    /// The first round's dealer, instead of the one the seed draws; its right-hand
+    /// neighbour leads, as in every later round (R2). A practice table that replays a
+    /// finished round deals that round's seed from its dealer (R12: the record still
+    /// replays). Left out when `None`, so tables and records without it read the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_dealer: Option<crate::seat::Seat>,
 }
 
 impl Default for Options {
@@ -180,6 +186,7 @@ impl Options {
             end: End::Bedanken,
             schneider: false,
             fixed_rounds: None,
+            first_dealer: None,
         }
     }
 

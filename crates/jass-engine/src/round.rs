@@ -156,7 +156,8 @@ pub(crate) struct CardOutcome {
 
 impl Round {
     /// Deals round `number` from `seed` (R2). `dealer_choice` is `None` for the first
-    /// round, where the deal draws the dealer and `first_round` says who leads.
+    /// round, where the deal draws the dealer and `first_round` says who leads (unless
+    /// the table names the first dealer: then it is dealt like any later round).
     /// `credits` is the (emptied) list of the round before: its allocation is reused.
     pub(crate) fn new(
         number: u32,

@@ -29,6 +29,39 @@ pub struct CreateTable {
     pub computer_level: Option<crate::Level>,
 }
 
+/// `POST /api/practice`: "replay this deal": a new table whose first round is a
+/// finished round dealt again (R2 `first_dealer`), the caller in `seat` and computers
+/// in the three others, from the deal or from any trick. The round comes from a table
+/// (`table`, with `game` for a kept game) or from a record sent along (`record`,
+/// protocol.md 6.3): exactly one of the two.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(remote = "Self", deny_unknown_fields)]
+pub struct PracticeTable {
+    /// The player's name (1–24 characters).
+    pub name: String,
+    /// The player's seat; default 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// The table whose round is dealt again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
+    /// With `table`: a kept game's number; default the table's latest game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<u32>,
+    /// Or the game's record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<jass_engine::Record>,
+    /// The round (0-based), which must be over.
+    pub round: u32,
+    /// Start at the first card of this trick (0–8), the contract and the tricks before
+    /// it played as they were; absent: from the deal, the contract chosen anew.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trick: Option<u8>,
+    /// The three computers' level; default `normal`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer_level: Option<crate::Level>,
+}
+
 /// `POST /api/tables/{table}/seats`: take a free seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(remote = "Self", deny_unknown_fields)]

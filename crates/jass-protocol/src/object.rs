@@ -9,7 +9,7 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
-use crate::http::{CreateTable, JoinTable};
+use crate::http::{CreateTable, JoinTable, PracticeTable};
 use crate::{ClientMsg, ServerMsg, Timing};
 
 /// The trait impls around a `#[serde(remote = "Self")]` derive: encode as derived,
@@ -51,3 +51,4 @@ object_only!(ServerMsg, "a server message (an object with a `type`)");
 object_only!(Timing, "a timing (an object of `step_in`, `move_clock`, `reserve`)");
 object_only!(CreateTable, "a new table (an object with a `name`)");
 object_only!(JoinTable, "a player joining (an object with a `name`)");
+object_only!(PracticeTable, "a practice table (an object with a `name` and a `round`)");

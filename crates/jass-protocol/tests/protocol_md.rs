@@ -22,7 +22,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use jass_engine::{Card, CardSet, Options, Record, Seat, Seed, deal};
-use jass_protocol::http::{ApiError, CreateTable, JoinTable, Joined, Presets, Rounds, TableInfo};
+use jass_protocol::http::{
+    ApiError, CreateTable, JoinTable, Joined, PracticeTable, Presets, Rounds, TableInfo,
+};
 use jass_protocol::review::RoundReview;
 use jass_protocol::{ClientMsg, ErrorCode, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ServerMsg};
 use rand::rngs::ChaCha20Rng;
@@ -90,6 +92,7 @@ fn kinds() -> Vec<(&'static str, Check)> {
         ("ServerMsg", round_trip::<ServerMsg>),
         ("http::CreateTable", round_trip::<CreateTable>),
         ("http::JoinTable", round_trip::<JoinTable>),
+        ("http::PracticeTable", round_trip::<PracticeTable>),
         ("http::Joined", round_trip::<Joined>),
         ("http::TableInfo", round_trip::<TableInfo>),
         ("http::ApiError", round_trip::<ApiError>),

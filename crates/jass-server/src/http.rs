@@ -14,7 +14,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use jass_engine::Seat;
-use jass_protocol::http::{ApiError, CreateTable, JoinTable};
+use jass_protocol::http::{ApiError, CreateTable, JoinTable, PracticeTable};
 use jass_protocol::{ErrorCode, options_from};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -24,9 +24,9 @@ use tower_http::trace::TraceLayer;
 use crate::App;
 use crate::cluster::Missing;
 use crate::stats::bump;
-use crate::table::Refusal;
 use crate::table::actor::{spawn, valid_name};
 use crate::table::state::{TableState, finished_record};
+use crate::table::{PracticeStart, Refusal};
 
 /// Largest HTTP request body: create and join bodies are a few hundred bytes.
 const MAX_BODY_BYTES: usize = 4096;
@@ -49,6 +49,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{table}/rounds", get(rounds))
         .route("/api/tables/{table}/rounds/{round}/review", get(review))
         .route("/api/review", post(review_upload).layer(DefaultBodyLimit::max(MAX_RECORD_BYTES)))
+        .route("/api/practice", post(practice).layer(DefaultBodyLimit::max(MAX_RECORD_BYTES)))
         .route_layer(axum::middleware::from_fn_with_state(Arc::clone(&app), limit_api))
         .route("/ws/{table}", get(socket))
         .route("/api/stats", get(stats))
@@ -265,6 +266,25 @@ async fn create(
     }
     let options = options_from(req.preset, req.options.as_ref())
         .map_err(|e| Refusal::new(ErrorCode::BadOptions, e.to_string()))?;
+    let computers = req.computers.then(|| req.computer_level.unwrap_or_default());
+    let setup = (req.timing.is_some() || computers.is_some()).then_some((req.timing, computers, None));
+    open_table(&app, peer, options, req.name, setup).await
+}
+
+/// What a new table is set up with: its timing, "play with computers" at a level, and
+/// a practice table's start.
+type Setup = (Option<jass_protocol::Timing>, Option<jass_protocol::Level>, Option<Box<PracticeStart>>);
+
+/// A new table with `options`, its host seated at seat 0 and set up (see
+/// [`TableCmd::Setup`](crate::table::TableCmd)): what creating a table and a practice
+/// table share, with the same limits per address.
+async fn open_table(
+    app: &Arc<App>,
+    peer: SocketAddr,
+    options: jass_engine::Options,
+    name: String,
+    setup: Option<Setup>,
+) -> Result<Response, ApiFailure> {
     if app.shutdown.is_cancelled() || !app.store.serving() {
         return Err(busy("tables"));
     }
@@ -288,10 +308,12 @@ async fn create(
     if !app.registry.insert(Arc::clone(&id), handle.clone()) {
         return Err(busy("tables"));
     }
-    let joined = handle.join(req.name, Seat::new(0)).await?;
-    let computers = req.computers.then(|| req.computer_level.unwrap_or_default());
-    if req.timing.is_some() || computers.is_some() {
-        handle.setup(req.timing, computers).await?;
+    let mut joined = handle.join(name, Seat::new(0)).await?;
+    if let Some((timing, computers, practice)) = setup {
+        let seat = practice.as_ref().map(|p| p.seat);
+        handle.setup(timing, computers, practice).await?;
+        // The host moved to the seat asked for, with its token.
+        joined.seat = seat.unwrap_or(joined.seat);
     }
     bump(&app.stats.counters.tables_created);
     tracing::info!(table = %id, "table created");
@@ -302,6 +324,52 @@ async fn create(
         res.headers_mut().insert(crate::headers::TABLE, value);
     }
     Ok(res)
+}
+
+/// `POST /api/practice` ("replay this deal", protocol.md "Replay a deal"): a table
+/// whose first round is a finished round of a table or of a record sent along, dealt
+/// again, the caller in the seat asked for and computers in the others.
+async fn practice(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiFailure> {
+    let body = json_body_within(&app, &headers, body, MAX_RECORD_BYTES).await?;
+    let req: PracticeTable = parse(&body)?;
+    valid_name(&req.name)?;
+    let record = match (req.table, req.record) {
+        (Some(table), None) => {
+            if table.len() > MAX_TABLE_ID_CHARS || !plausible_id(&table) {
+                return Err(unknown_table());
+            }
+            review_record(&app, &table, req.game, req.round).await?.1
+        }
+        (None, Some(record)) if req.game.is_none() => record,
+        _ => {
+            return Err(ApiFailure::new(
+                ErrorCode::BadMessage,
+                "send either \"table\" (and \"game\") or \"record\"",
+            ));
+        }
+    };
+    let (round, trick) = (req.round, req.trick);
+    let deal = tokio::task::spawn_blocking(move || {
+        record.practice(usize::try_from(round).unwrap_or(usize::MAX), trick)
+    })
+    .await
+    .map_err(|_| ApiFailure::new(ErrorCode::Internal, "the record could not be checked"))?
+    .map_err(|e| match e {
+        jass_engine::PracticeError::NotOver(_) => ApiFailure::new(ErrorCode::RoundNotOver, &e.to_string()),
+        jass_engine::PracticeError::NoTrick { .. } => ApiFailure::new(ErrorCode::BadMessage, &e.to_string()),
+        jass_engine::PracticeError::Replay(e) => {
+            ApiFailure::new(ErrorCode::BadMessage, &format!("not a valid record: {e}"))
+        }
+    })?;
+    let options = deal.options;
+    let start = PracticeStart { seat: req.seat.unwrap_or(Seat::ALL[0]), deal };
+    let level = req.computer_level.unwrap_or_default();
+    open_table(&app, peer, options, req.name, Some((None, Some(level), Some(Box::new(start))))).await
 }
 
 /// `POST /api/tables/{table}/seats`.

@@ -395,8 +395,8 @@ impl TableActor {
                 };
                 let _ = reply.send(rounds);
             }
-            TableCmd::Setup { timing, computers, reply } => {
-                let _ = reply.send(self.setup(timing, computers).await);
+            TableCmd::Setup { timing, computers, practice, reply } => {
+                let _ = reply.send(self.setup(timing, computers, practice).await);
             }
             TableCmd::Attach { token, conn, peer, reply } => {
                 let r = self.attach(token.as_deref(), conn, peer);
@@ -649,6 +649,12 @@ impl TableActor {
     /// the game, so its memory of the round stays whole), shows each its view, and
     /// asks those whose decision is due.
     fn prompt_computers(&mut self) {
+        self.show_computers(true);
+    }
+
+    /// Gives every seat the computer plays its computer and shows each its view; with
+    /// `ask`, asks those whose decision is due.
+    fn show_computers(&mut self, ask: bool) {
         for seat in Seat::ALL {
             let plays = self.computer_plays(seat);
             let keep = plays || self.state.playing();
@@ -664,7 +670,8 @@ impl TableActor {
             let Some(computer) = slot else { continue };
             let view = game.view(Viewer::Seat(seat));
             computer.observe(&view);
-            if plays
+            if ask
+                && plays
                 && crate::computer::due(&view)
                 && let Some(computer) = slot.take()
             {
@@ -957,9 +964,18 @@ impl TableActor {
 
     /// A new table's timing and, for "play with computers", three computers of the
     /// given level and the start (the creator is seat 0 and the host).
-    async fn setup(&mut self, timing: Option<Timing>, computers: Option<Level>) -> Result<(), Refusal> {
+    async fn setup(
+        &mut self,
+        timing: Option<Timing>,
+        computers: Option<Level>,
+        practice: Option<Box<super::PracticeStart>>,
+    ) -> Result<(), Refusal> {
         if let Some(timing) = timing {
             self.set_timing(timing).await?;
+        }
+        if let Some(p) = &practice {
+            let host = self.state.host;
+            self.swap(host, host, p.seat).await?;
         }
         if let Some(level) = computers {
             let host = self.state.host;
@@ -968,8 +984,30 @@ impl TableActor {
                     self.add_computer(host, seat, level).await?;
                 }
             }
-            self.start(host).await?;
+            match practice {
+                Some(p) => self.deal_practice(p.deal).await?,
+                None => self.start(host).await?,
+            }
         }
+        Ok(())
+    }
+
+    /// Starts a practice table's game: the round's seed dealt again (the table's
+    /// options name its dealer, R2), then the round's actions before the practice's
+    /// start, each stored like any action so that a restart replays them. The
+    /// computers see each of them, as they would have at the table, so they know
+    /// which cards are gone.
+    async fn deal_practice(&mut self, deal: jass_engine::Practice) -> Result<(), Refusal> {
+        self.require_lobby()?;
+        let number = self.state.games + 1;
+        self.commit(Entry::GameStarted { game: number, seed: deal.seed }).await?;
+        for sa in deal.actions {
+            self.show_computers(false);
+            let entry = Entry::Action { seat: sa.seat, action: sa.action, next_seed: None, reserve: None };
+            self.commit(entry).await?;
+        }
+        info!(game = number, "practice game started");
+        self.publish();
         Ok(())
     }
 

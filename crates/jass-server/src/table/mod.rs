@@ -62,6 +62,15 @@ pub(crate) struct Attached {
     pub(crate) kick: Option<oneshot::Receiver<Kick>>,
 }
 
+/// How a practice table starts (`POST /api/practice`, protocol.md "Replay a deal").
+#[derive(Debug)]
+pub(crate) struct PracticeStart {
+    /// The host's seat.
+    pub(crate) seat: jass_engine::Seat,
+    /// The round dealt again and what is played before the practice starts.
+    pub(crate) deal: jass_engine::Practice,
+}
+
 /// The actor's whole API. Replies travel on oneshot channels, so nothing here can
 /// queue without bound.
 #[derive(Debug)]
@@ -116,6 +125,9 @@ pub(crate) enum TableCmd {
         timing: Option<jass_protocol::Timing>,
         /// Fill the other seats with computers of this level and start the game.
         computers: Option<jass_protocol::Level>,
+        /// A practice table: the host's seat and the round dealt again, started in
+        /// place of a fresh game.
+        practice: Option<Box<PracticeStart>>,
         /// Done, or why not.
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
@@ -189,8 +201,9 @@ impl TableHandle {
         &self,
         timing: Option<jass_protocol::Timing>,
         computers: Option<jass_protocol::Level>,
+        practice: Option<Box<PracticeStart>>,
     ) -> Result<(), Refusal> {
-        self.call(|reply| TableCmd::Setup { timing, computers, reply })
+        self.call(|reply| TableCmd::Setup { timing, computers, practice, reply })
             .await
             .unwrap_or_else(|| Err(Refusal::gone()))
     }
