@@ -1,8 +1,8 @@
 // The round review in the browser (protocol.md, "Round review"): a phone player
 // (touch, German) plays a round against three computers, opens the round's review
 // from the rounds list, waits for it, taps a card to see its alternatives in both
-// views, and closes it; the same on a desktop in English. Screenshots go to
-// e2e/artifacts/.
+// views, steps through the tricks and replays the deal at a practice table; the same
+// on a desktop in English (closing it instead). Screenshots go to e2e/artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -52,7 +52,7 @@ async function playUntil(p, done) {
   assert.fail('the round did not end');
 }
 
-async function reviewRound(size, locale, name) {
+async function reviewRound(size, locale, name, { replay = false } = {}) {
   const p = await openPage(browser, name, { size, locale, errors });
   await p.page.goto(`${server.base}/`);
   await p.page.fill(tid('name-input'), name);
@@ -76,13 +76,49 @@ async function reviewRound(size, locale, name) {
   const w = await p.page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(w <= p.page.viewportSize().width, `the review is ${w} px wide on a ${p.page.viewportSize().width} px screen`);
   await p.page.screenshot({ path: `${ARTIFACTS}review-${locale}-${p.size}.png`, fullPage: false });
-  await press(p, tid('close-review'));
-  await p.page.waitForSelector(tid('review-panel'), { state: 'detached' });
+  // Step through the round: the four hands before each trick, nine cards before the first.
+  await press(p, tid('review-step-start'));
+  await p.page.waitForSelector(tid('review-step'));
+  const held = () => p.page.$$eval(`${tid('review-hand-0')} .card-img`, (c) => c.length);
+  assert.equal(await held(), 9);
+  await press(p, tid('review-step-next'));
+  await p.page.waitForFunction(() => /2/.test(document.querySelector('[data-testid=review-step-title]')?.textContent || ''));
+  assert.equal(await held(), 8);
+  await p.page.screenshot({ path: `${ARTIFACTS}review-step-${locale}-${p.size}.png`, fullPage: false });
+  if (replay) {
+    // "Replay this deal": from the first card, in the player's own seat.
+    const before = await p.page.evaluate(() => {
+      const a = window.__jass;
+      const me = a.view.you;
+      const cards = a.ui.review.data.tricks.flatMap((tr) => tr.cards.filter((c) => c.seat === me).map((c) => c.card));
+      return { table: a.view.table, me, cards: cards.sort(), contract: a.ui.review.data.contract };
+    });
+    await p.page.waitForSelector(tid('replay-deal'));
+    await press(p, tid('replay-deal'));
+    await p.page.waitForFunction((old) => {
+      const a = window.__jass;
+      return a.view?.table && a.view.table !== old && a.view.game && a.status === 'open';
+    }, before.table, { timeout: 30_000 });
+    const after = await p.page.evaluate(() => {
+      const g = window.__jass.view.game;
+      return { seat: g.seat, contract: g.contract, path: location.pathname, hand: [...g.hand].sort(), trick: g.trick };
+    });
+    assert.equal(after.seat, before.me);
+    assert.equal(after.contract, before.contract, 'from the first card the contract stands');
+    assert.match(after.path, /^\/t\//);
+    // The same cards, less any this seat played already (a computer may have led).
+    assert.ok(after.hand.every((c) => before.cards.includes(c)), `${after.hand} within ${before.cards}`);
+    assert.ok(after.hand.length >= 8);
+    await p.page.screenshot({ path: `${ARTIFACTS}replay-${locale}-${p.size}.png`, fullPage: false });
+  } else {
+    await press(p, tid('close-review'));
+    await p.page.waitForSelector(tid('review-panel'), { state: 'detached' });
+  }
   await p.page.close();
 }
 
-test('a phone player opens the review of a round, taps a card and closes it (German)', { timeout: 240_000 }, async () => {
-  await reviewRound(PHONE, 'de-DE', 'Sofia');
+test('a phone player opens the review of a round, taps a card, steps through it and replays the deal (German)', { timeout: 240_000 }, async () => {
+  await reviewRound(PHONE, 'de-DE', 'Sofia', { replay: true });
   assert.deepEqual(errors, []);
 });
 
@@ -105,6 +141,13 @@ test('a game record opened from a file is reviewed round by round (phone, Englis
   await press(p, tid('review-card-0-0'));
   await p.page.waitForSelector(tid('review-detail'));
   await p.page.screenshot({ path: `${ARTIFACTS}review-record-en-phone.png`, fullPage: false });
+  // A record's round is stepped through trick by trick, to the last.
+  await press(p, tid('review-step-start'));
+  for (let i = 0; i < 8; i += 1) await press(p, tid('review-step-next'));
+  assert.match(await p.page.textContent(tid('review-step-title')), /9 of 9/);
+  assert.equal(await p.page.$eval(tid('review-step-next'), (b) => b.disabled), true);
+  assert.equal(await p.page.$$eval(`${tid('review-hand-0')} .card-img`, (c) => c.length), 1);
+  await p.page.screenshot({ path: `${ARTIFACTS}review-record-step-en-phone.png`, fullPage: false });
   await press(p, tid('close-review'));
   await p.page.close();
   assert.deepEqual(errors, []);

@@ -4,7 +4,7 @@ import { t, getLang, setLang } from './i18n.js';
 import { TableConnection } from './net.js';
 import { h, renderApp, topBar, readOptions, clockText, WIDE_QUERY, roundKey, LEVELS, storedLevel, contractLabel } from './view.js';
 import { reviewPanel } from './review.js';
-import { initPages, renderStart, loadJoin, renderJoin } from './start.js';
+import { initPages, renderStart, loadJoin, renderJoin, postJson } from './start.js';
 import { displayStyle, STYLES, cardName } from './cards.js';
 
 const root = document.getElementById('app');
@@ -394,6 +394,39 @@ function openReview(round, ask = null) {
 }
 
 /**
+ * "Replay this deal" (protocol.md, "Replay a deal"): a new table with round `round`'s
+ * four hands, this player in the seat chosen and three strong computers, from the deal
+ * or the trick chosen; the page then goes to it like a table just created.
+ */
+async function replayDeal(round, section) {
+  const seat = Number(section?.querySelector('[data-replay=seat]')?.value ?? 0);
+  const from = section?.querySelector('[data-replay=from]')?.value ?? '';
+  const view = app.page === 'record' ? app.record?.view : app.view;
+  const name = (view?.you != null && view.seats?.[view.you]?.name)
+    || localStorage.getItem('jass:name') || seatNameOf(view, seat) || 'Jass';
+  const body = { name, round, seat, computer_level: 'strong' };
+  if (from !== '') body.trick = Number(from);
+  if (app.page === 'record') body.record = app.record.record;
+  else body.table = app.view?.table;
+  const res = await postJson('/api/practice', body);
+  if (!res.ok) {
+    notice(res.body?.message || t('error', { msg: res.status }));
+    return;
+  }
+  app.ui.review = null;
+  app.record = null;
+  store(res.body.table, res.body.seat, res.body.token);
+  history.pushState(null, '', `/t/${res.body.table}`);
+  route();
+}
+
+/** A seat's name from a view or a record's names, if it has one that fits a name. */
+function seatNameOf(view, seat) {
+  const n = view?.seats?.[seat]?.name;
+  return typeof n === 'string' && n.length <= 24 ? n : null;
+}
+
+/**
  * A game record opened from a file (protocol.md 6.3): its rounds, each reviewed by the
  * server on request (`POST /api/review?round=N`), seat names from the record.
  */
@@ -628,6 +661,12 @@ async function copyLink(inputId, btnId) {
 // The host's options draft survives the re-render every state causes.
 // The host's timing selects apply at once (set_timing, lobby only).
 root.addEventListener('change', (ev) => {
+  // The replay's seat and start survive the re-render every state causes.
+  const replay = ev.target.dataset?.replay;
+  if (replay && app.ui.review) {
+    app.ui.review.replay = { ...app.ui.review.replay, [replay]: ev.target.value };
+    return;
+  }
   if (ev.target.dataset?.level && LEVELS.includes(ev.target.value)) {
     app.ui.computerLevel = ev.target.value;
     try { localStorage.setItem('jass:level', ev.target.value); } catch { /* ignore */ }
@@ -744,6 +783,13 @@ root.addEventListener('click', (ev) => {
     case 'close-review':
       ui.review = null;
       render();
+      break;
+    case 'review-step':
+      if (ui.review) ui.review.step = Number(el.dataset.step);
+      render();
+      break;
+    case 'replay-deal':
+      replayDeal(Number(el.dataset.round), el.closest('[data-testid=review-replay]'));
       break;
     case 'review-card': {
       const pick = { trick: Number(el.dataset.trick), card: Number(el.dataset.card) };

@@ -1,7 +1,8 @@
 // The review of a finished round (protocol.md, "Round review"): per trick the four
 // cards, each marked by what it cost with all hands known and from what its player
 // could see (a symbol and a number beside the colour), a tapped card's alternatives,
-// the contract's choice and the totals. Rendering only: app.js fetches and wires it.
+// the contract's choice and the totals; the round step by step, and "replay this deal".
+// Rendering only: app.js fetches and wires it.
 import { t } from './i18n.js';
 import { h, cardImg, contractLabel, seatName } from './view.js';
 
@@ -100,7 +101,59 @@ function totalsPart(view, r) {
     })).join(' · ')));
 }
 
-/** The review panel: `state` is `{round, status, data, pick}` (app.js). */
+/**
+ * The review panel: `state` is `{round, status, data, pick, step, replay}` (app.js):
+ * `step` the trick stepped to (`null`: the list only), `replay` the replay's choices.
+ */
+/**
+ * Stepping through the round trick by trick: the four hands as they stood before trick
+ * `step` (every hand is public once the round is over) and that trick's cards, marked.
+ */
+function stepPart(view, env, r, step) {
+  const last = r.tricks.length - 1;
+  const at = Math.max(0, Math.min(step, last));
+  const held = [[], [], [], []];
+  r.tricks.slice(at).forEach((tr) => tr.cards.forEach((c) => held[c.seat].push(c.card)));
+  const tr = r.tricks[at];
+  return h('section', { class: 'rv-step', testid: 'review-step' },
+    h('div', { class: 'rv-step-head' },
+      h('button', { class: 'small-btn', action: 'review-step', 'data-step': at - 1, disabled: at === 0,
+        testid: 'review-step-prev', 'aria-label': t('reviewPrevTrick') }, '◀'),
+      h('strong', { testid: 'review-step-title' }, t('reviewTrickOf', { n: at + 1, of: r.tricks.length })),
+      h('button', { class: 'small-btn', action: 'review-step', 'data-step': at + 1, disabled: at === last,
+        testid: 'review-step-next', 'aria-label': t('reviewNextTrick') }, '▶')),
+    [0, 1, 2, 3].map((s) => h('div', { class: `rv-hand${s === tr.leader ? ' leads' : ''}`, testid: `review-hand-${s}` },
+      h('span', { class: 'rv-hand-who' }, seatName(view, s)),
+      h('span', { class: 'rv-hand-cards' }, held[s].map((c) => cardImg(c, env, {
+        class: `card-img mini${tr.cards.some((x) => x.seat === s && x.card === c) ? ' played' : ''}`,
+      }))))),
+    h('div', { class: 'rv-trick' },
+      tr.cards.map((c, ci) => cardCell(view, env, c, at, ci, false))),
+    h('p', { class: 'muted' }, t('reviewTrickWon', { name: seatName(view, tr.winner) })));
+}
+
+/**
+ * "Replay this deal": a practice table with the round's four hands, the player in any
+ * seat and three computers, from the deal, the first card or any trick
+ * (protocol.md, "Replay a deal").
+ */
+function replayPart(view, r, choice) {
+  const seat = choice?.seat ?? view.you ?? 0;
+  const from = choice?.from ?? '0';
+  return h('section', { class: 'rv-replay', testid: 'review-replay' },
+    h('h3', {}, t('replayDeal')),
+    h('label', {}, t('replaySeat'), ' ',
+      h('select', { 'data-replay': 'seat', testid: 'replay-seat' }, [0, 1, 2, 3].map((s) =>
+        h('option', { value: String(s), selected: s === seat }, seatName(view, s))))),
+    h('label', {}, t('replayFrom'), ' ',
+      h('select', { 'data-replay': 'from', testid: 'replay-from' },
+        h('option', { value: '', selected: from === '' }, t('replayFromDeal')),
+        r.tricks.map((_, i) => h('option', { value: String(i), selected: String(i) === from },
+          i === 0 ? t('replayFromFirst') : t('replayFromTrick', { n: i + 1 }))))),
+    h('button', { class: 'primary', action: 'replay-deal', 'data-round': r.round, testid: 'replay-deal' }, t('replayStart')),
+    h('p', { class: 'muted rv-note' }, t('replayNote')));
+}
+
 export function reviewPanel(view, env, state) {
   const head = h('div', { class: 'panel-head' },
     h('strong', { testid: 'review-title' }, t('reviewTitle', { n: state.round + 1 })),
@@ -113,6 +166,8 @@ export function reviewPanel(view, env, state) {
     const r = state.data;
     const picked = state.pick && r.tricks[state.pick.trick]?.cards[state.pick.card];
     body = [
+      state.step != null ? stepPart(view, env, r, state.step) : h('p', {},
+        h('button', { class: 'small-btn', action: 'review-step', 'data-step': 0, testid: 'review-step-start' }, t('reviewStepThrough'))),
       choicePart(view, env, r),
       h('section', { class: 'rv-tricks' },
         h('p', { class: 'rv-legend muted' }, ['good', 'guess', 'mistake', 'lucky', 'forced']
@@ -124,6 +179,7 @@ export function reviewPanel(view, env, state) {
           picked && state.pick.trick === ti ? cardDetail(view, env, picked) : null,
         ])),
       totalsPart(view, r),
+      replayPart(view, r, state.replay),
     ];
   }
   return h('div', { class: 'modal review-modal', testid: 'review-panel' },
