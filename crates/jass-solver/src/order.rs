@@ -9,7 +9,7 @@
 //! cards first, so alpha-beta cuts off early; it changes the speed, never the value.
 
 use crate::rules::{Rules, SUIT_MASK};
-use crate::search::Cur;
+use crate::trick::Cur;
 
 /// The cards to search, best guess first: sort keys (score, then the order found,
 /// then the card index in the low byte) in a fixed array, so building and walking them copies nothing.
@@ -316,7 +316,7 @@ mod tests {
 
     use super::moves;
     use crate::rules::rules;
-    use crate::search::{Cur, advance, legal_mask};
+    use crate::trick::{Cur, advance, legal_mask};
 
     /// The cards the last seat (3) searches after the leader (0) and seats 1 and 2
     /// played `trick`, holding `hand`, the other hands empty (nothing else in play).
