@@ -13,11 +13,9 @@ use jass_engine::{
 };
 use sha2::{Digest, Sha256};
 
+use crate::player::ROUND_POINTS;
 use crate::players::{Kind, Seated};
 use crate::think::Think;
-
-/// Card points of one round over both runs of a deal: 152 plus the last trick's 5 (R4).
-pub const ROUND_POINTS: u32 = 157;
 
 /// One match: who plays, on which deals, and the common contract chooser's budget.
 #[derive(Copy, Clone, Debug)]

@@ -150,6 +150,7 @@ mod duplicate;
 mod full;
 mod mcts;
 mod oracle;
+mod player;
 mod players;
 mod rules;
 mod seeds;
@@ -158,8 +159,8 @@ mod think;
 
 pub use challenge::Challenge;
 pub use duplicate::{
-    Contracts, DealResult, Match, ROUND_POINTS, Run, card_points_options, deal_seed, play_deal, play_match,
-    play_run, player_seed,
+    Contracts, DealResult, Match, Run, card_points_options, deal_seed, play_deal, play_match, play_run,
+    player_seed,
 };
 pub use full::{
     FULL_RULES_TARGET, FullMatch, GamePlay, PairedGame, full_rules_options, play_full_match, play_game,
@@ -167,9 +168,8 @@ pub use full::{
 };
 pub use mcts::{Budget, DETERMINIZATIONS_PER_TRICK, Mcts};
 pub use oracle::{ORACLE_PLAYOUTS, ORACLE_SOLVE_AT_MOST, Oracle};
-pub use players::{
-    Kind, MCTS_DEFAULT_ITERATIONS, Player, STRONG_SOLVE_AT_MOST, STRONG_SOLVE_KNODES, Seated, Strong,
-};
+pub use player::{Player, ROUND_POINTS};
+pub use players::{Kind, MCTS_DEFAULT_ITERATIONS, STRONG_SOLVE_AT_MOST, STRONG_SOLVE_KNODES, Seated, Strong};
 pub use rules::Rules;
 pub use seeds::{CLAIM_SEED, CLAIM_SEEDS, SeedList, TUNING_SEED, TUNING_SEEDS, choose_seed};
 pub use stats::{Estimate, Summary};

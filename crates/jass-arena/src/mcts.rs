@@ -33,8 +33,7 @@ use jass_engine::{
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
-use crate::duplicate::ROUND_POINTS;
-use crate::players::Player;
+use crate::player::{Player, ROUND_POINTS};
 
 /// UCB1's exploration constant, as published (rewards in 0..=1).
 const C: f64 = std::f64::consts::SQRT_2;

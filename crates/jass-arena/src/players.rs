@@ -16,6 +16,7 @@ use rand::{RngExt, SeedableRng};
 use crate::challenge::Challenge;
 use crate::mcts::{Budget, Mcts};
 use crate::oracle::{ORACLE_PLAYOUTS, ORACLE_SOLVE_AT_MOST, Oracle};
+use crate::player::Player;
 use crate::rules::Rules;
 
 /// The settings of the `strong` player.
@@ -66,15 +67,6 @@ impl Strong {
             choose: level.choose_by_value,
         }
     }
-}
-
-/// A card player for one seat. The arena asks it for a card only when its seat is to
-/// play one; the contract is chosen by the match's common chooser, not by the player,
-/// so a comparison measures card play alone.
-pub trait Player: Send {
-    /// The card to play now, from the seat's own view; `None` if it has none (the
-    /// arena then reports the deal as failed rather than playing for it).
-    fn card(&mut self, view: &SeatView) -> Option<Card>;
 }
 
 /// The players the command line offers.

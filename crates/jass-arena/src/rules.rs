@@ -27,7 +27,7 @@
 
 use jass_engine::{Card, CardSet, Contract, Seat, SeatView, Trick, card_points, tables};
 
-use crate::players::Player;
+use crate::player::Player;
 
 /// The rule-based player of one seat, with its memory of the round.
 #[derive(Clone, Debug)]

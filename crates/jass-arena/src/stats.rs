@@ -1,7 +1,7 @@
 //! The headline figures of a match (BOTS.md point 4): mean D, its standard error
 //! sd(D)/√n, the 95 % interval mean ± 1.96·SE, and A's share of the points.
 
-use crate::duplicate::ROUND_POINTS;
+use crate::player::ROUND_POINTS;
 
 /// The summary of a list of per-deal D values.
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -59,7 +59,7 @@ use jass_engine::{Card, Seat, SeatView};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-use crate::players::Player;
+use crate::player::Player;
 use counter::Counter;
 use play::Turn;
 
