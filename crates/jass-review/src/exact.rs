@@ -7,7 +7,7 @@ use jass_engine::{
 use jass_protocol::review::{Bounds, ExactCard, ExactOption};
 use jass_solver::Solver;
 
-use crate::Settings;
+use crate::settings::Settings;
 use crate::walk::{Play, Round};
 
 /// One card's exact review.

@@ -6,7 +6,7 @@ use jass_ai::{Computer, Samples};
 use jass_engine::{BySeat, Options, Seat};
 use jass_protocol::review::{ChoiceDecision, ChoiceOption, Estimate, SeenCard, SeenOption};
 
-use crate::Settings;
+use crate::settings::Settings;
 use crate::walk::Round;
 
 /// The "could see" half of a round's review.
