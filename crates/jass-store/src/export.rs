@@ -19,8 +19,8 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use serde::Serialize;
 
-use crate::DatabaseError;
-use crate::KeptGame;
+use crate::error::DatabaseError;
+use crate::schema::KeptGame;
 use crate::schema::{Kind, identify, refuse_lost_file, wal_path};
 
 /// One table as the file holds it.

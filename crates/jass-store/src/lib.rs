@@ -32,20 +32,25 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
 mod compaction;
+mod error;
 mod export;
+mod metrics;
 mod schema;
 mod writer;
 
 use compaction::Compactor;
 pub use compaction::Tuning;
+pub use error::DatabaseError;
 pub use export::{Damaged, Export, export};
-pub use schema::{APPLICATION_ID, KeptGame, MAX_TABLE_ID, SCHEMA_VERSION, valid_table_id};
+use metrics::Counters;
+pub use metrics::{COMMIT_MS_BUCKETS, Metrics};
+pub use schema::{APPLICATION_ID, KeptGame, MAX_TABLE_ID, SCHEMA_VERSION, TableRows, valid_table_id};
 use schema::{connect, load, read_game, read_one};
 use writer::{Job, Op, Touched, Writer};
 
@@ -64,115 +69,6 @@ const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(5
 const WAL_BACKSTOP_PAGES: u32 = 16_384;
 /// Read connections kept for [`Database::read_table`].
 const READERS_KEPT: usize = 4;
-/// A store failure. The caller must treat the write as not done.
-#[derive(Debug, thiserror::Error)]
-pub enum DatabaseError {
-    /// SQLite refused (disk full, corrupt file, …).
-    #[error("database: {0}")]
-    Db(#[from] rusqlite::Error),
-    /// Creating the folder or opening the file failed.
-    #[error("io: {0}")]
-    Io(#[from] std::io::Error),
-    /// The store thread is gone (shutdown or a previous fatal error).
-    #[error("the store is closed")]
-    Closed,
-    /// The file is not this project's (another application's, a newer layout, not
-    /// SQLite); nothing was written to it.
-    #[error("{0}")]
-    Refused(String),
-    /// A value read back from the file is not one this store writes.
-    #[error("damaged database: {0}")]
-    Invalid(String),
-}
-
-/// A table as stored: its entries in the order they were appended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableRows {
-    /// The table id.
-    pub id: String,
-    /// Unix seconds of the last append (informational: idle time is counted only
-    /// while the server runs).
-    pub last_active: i64,
-    /// When the server first set this table aside as not rebuildable, if it did.
-    pub quarantined_at: Option<i64>,
-    /// Why the stored row itself cannot be trusted (an id or time this store never
-    /// writes), if so: such a table must not be served.
-    pub problem: Option<String>,
-    /// Server-defined entries (JSON), oldest first.
-    pub entries: Vec<String>,
-    /// The numbers of its games whose records are kept ([`Database::keep_game`]).
-    pub kept_games: Vec<u32>,
-}
-
-/// Upper bounds (milliseconds) of the commit-time buckets in [`Metrics`].
-pub const COMMIT_MS_BUCKETS: [u64; 6] = [1, 2, 5, 10, 25, 50];
-
-/// What the store thread has done since it started: for operators (`/api/stats`) and
-/// the load bench, to tell a slow disk from a slow server.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Metrics {
-    /// Transactions committed (each one fsync).
-    pub commits: u64,
-    /// Writes committed (entries appended; tables deleted, archived, quarantined or
-    /// purged; entries set aside).
-    pub writes: u64,
-    /// The most writes one commit carried.
-    pub largest_batch: u64,
-    /// Total time spent committing, in microseconds (the mean is this over `commits`).
-    pub commit_micros: u64,
-    /// Commits by duration: `[≤1 ms, ≤2, ≤5, ≤10, ≤25, ≤50, more]`.
-    pub commit_ms_histogram: [u64; COMMIT_MS_BUCKETS.len() + 1],
-    /// Entries still only in the append log, not yet moved into the indexed table: a
-    /// restart reads them by scanning the log, so this should stay near a minute's
-    /// appends.
-    pub unmoved_rows: u64,
-    /// Appends refused because another node had taken the table over (the
-    /// PostgreSQL store's fence; always 0 here, where one process holds every table).
-    pub fenced: u64,
-}
-
-/// The live counters behind [`Metrics`]; only the store thread writes them.
-#[derive(Debug, Default)]
-struct Counters {
-    commits: AtomicU64,
-    writes: AtomicU64,
-    largest_batch: AtomicU64,
-    commit_micros: AtomicU64,
-    histogram: [AtomicU64; COMMIT_MS_BUCKETS.len() + 1],
-    unmoved_rows: AtomicU64,
-}
-
-impl Counters {
-    fn record(&self, writes: usize, took: std::time::Duration, unmoved_rows: usize) {
-        self.unmoved_rows.store(unmoved_rows as u64, Ordering::Relaxed);
-        let writes = writes as u64;
-        let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
-        self.commits.fetch_add(1, Ordering::Relaxed);
-        self.writes.fetch_add(writes, Ordering::Relaxed);
-        self.largest_batch.fetch_max(writes, Ordering::Relaxed);
-        self.commit_micros.fetch_add(micros, Ordering::Relaxed);
-        let slot =
-            COMMIT_MS_BUCKETS.iter().position(|&ms| micros <= ms * 1000).unwrap_or(COMMIT_MS_BUCKETS.len());
-        if let Some(b) = self.histogram.get(slot) {
-            b.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-
-    fn snapshot(&self) -> Metrics {
-        Metrics {
-            commits: self.commits.load(Ordering::Relaxed),
-            writes: self.writes.load(Ordering::Relaxed),
-            largest_batch: self.largest_batch.load(Ordering::Relaxed),
-            commit_micros: self.commit_micros.load(Ordering::Relaxed),
-            commit_ms_histogram: std::array::from_fn(|i| {
-                self.histogram.get(i).map_or(0, |b| b.load(Ordering::Relaxed))
-            }),
-            unmoved_rows: self.unmoved_rows.load(Ordering::Relaxed),
-            fenced: 0,
-        }
-    }
-}
-
 /// Handle to the store thread. Every write resolves only once it is committed to disk.
 #[derive(Clone, Debug)]
 pub struct Database {

@@ -11,7 +11,26 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::{DatabaseError, TableRows};
+use crate::error::DatabaseError;
+
+/// A table as stored: its entries in the order they were appended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableRows {
+    /// The table id.
+    pub id: String,
+    /// Unix seconds of the last append (informational: idle time is counted only
+    /// while the server runs).
+    pub last_active: i64,
+    /// When the server first set this table aside as not rebuildable, if it did.
+    pub quarantined_at: Option<i64>,
+    /// Why the stored row itself cannot be trusted (an id or time this store never
+    /// writes), if so: such a table must not be served.
+    pub problem: Option<String>,
+    /// Server-defined entries (JSON), oldest first.
+    pub entries: Vec<String>,
+    /// The numbers of its games whose records are kept ([`Database::keep_game`]).
+    pub kept_games: Vec<u32>,
+}
 
 /// Pages of new databases. Entries are ~100–300 bytes and every commit rewrites the
 /// few pages it touches in full, so small pages cut the bytes written per action

@@ -6,8 +6,8 @@
 use rusqlite::{Connection, params};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::Counters;
 use crate::compaction::{Compactor, Effect};
+use crate::metrics::Counters;
 
 /// At most this many writes share one transaction, so one commit never grows unbounded.
 const BATCH: usize = 4096;
@@ -60,7 +60,7 @@ pub(crate) struct Touched {
 }
 
 impl Touched {
-    pub(crate) fn load(tables: &[crate::TableRows]) -> Self {
+    pub(crate) fn load(tables: &[crate::schema::TableRows]) -> Self {
         // A quarantined table's flag must be cleared by its next append, so its row
         // counts as never written.
         let at = tables.iter().filter(|t| t.quarantined_at.is_none()).map(|t| (t.id.clone(), t.last_active));
