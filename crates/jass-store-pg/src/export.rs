@@ -5,7 +5,7 @@
 use jass_store::{Damaged, Export, KeptGame};
 use tokio_postgres::NoTls;
 
-use crate::PgError;
+use crate::error::PgError;
 use crate::schema::{APPLICATION, SCHEMA_VERSION};
 
 /// Reads `table` from the database at `url`. Claim rows are left out (they are the
@@ -37,7 +37,7 @@ async fn read(client: &tokio_postgres::Client, table: &str) -> Result<Option<Exp
         return Err(PgError::Foreign(format!("the database belongs to {app:?}, not {APPLICATION:?}")));
     }
     if version > SCHEMA_VERSION {
-        return Err(PgError::Newer(version));
+        return Err(PgError::Newer(version, SCHEMA_VERSION));
     }
     let kind = if version >= 2 { "AND kind = 0" } else { "" };
     let row = client

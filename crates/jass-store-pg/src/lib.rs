@@ -25,12 +25,15 @@ use jass_store::{KeptGame, Metrics, TableRows};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::NoTls;
 
+mod clock;
+mod error;
 mod export;
 mod owner;
 mod schema;
 pub mod throwaway;
 mod writer;
 
+pub use error::PgError;
 pub use export::export;
 pub use owner::{ClaimError, NodeConfig};
 pub use schema::{APPLICATION, SCHEMA_VERSION};
@@ -48,48 +51,6 @@ const QUEUE: usize = 8192;
 
 /// Connections the read pool keeps.
 const READERS: usize = 4;
-
-/// Why the store could not do something.
-#[derive(Debug, thiserror::Error)]
-pub enum PgError {
-    /// The database answered with an error, or the connection failed.
-    #[error("database: {}", detail(.0))]
-    Db(#[from] tokio_postgres::Error),
-    /// A pooled connection could not be had.
-    #[error("database pool: {0}")]
-    Pool(String),
-    /// The database is not this server's.
-    #[error("not this server's database: {0}")]
-    Foreign(String),
-    /// The database was written by a newer server.
-    #[error("the database has layout {0}, newer than this server's {SCHEMA_VERSION}: refused, left as it is")]
-    Newer(i32),
-    /// The write's transaction failed (none of its batch counts).
-    #[error("store write failed: {0}")]
-    Failed(String),
-    /// The writer is gone or its queue is full.
-    #[error("store unavailable: {0}")]
-    Unavailable(&'static str),
-    /// Another node took the table over: this node no longer holds it, and the write
-    /// was not made.
-    #[error("another node holds this table now")]
-    Fenced,
-}
-
-/// What the database said (its message, not only "db error").
-fn detail(e: &tokio_postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => format!("{} ({})", db.message(), db.code().code()),
-        None => e.to_string(),
-    }
-}
-
-/// Unix seconds now.
-pub(crate) fn unix_now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-}
 
 /// The store's handle: one node's view of the shared database.
 #[derive(Clone, Debug)]

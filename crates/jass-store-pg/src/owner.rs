@@ -25,7 +25,8 @@ use jass_store::TableRows;
 use tokio::sync::mpsc;
 use tokio_postgres::{AsyncMessage, Client, GenericClient, NoTls};
 
-use crate::PgError;
+use crate::clock::unix_now;
+use crate::error::PgError;
 
 /// The channel on which a node asks a table's holder to let it go.
 pub(crate) const HANDOFF: &str = "jass_handoff";
@@ -193,7 +194,7 @@ async fn renew(
              ON CONFLICT (id) DO UPDATE SET heartbeat = clock_timestamp()",
         )
         .await?;
-    let started = crate::unix_now();
+    let started = unix_now();
     let mut every = tokio::time::interval(lease.renew_every());
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -258,7 +259,7 @@ pub(crate) async fn claim(
             &[&table],
         )
         .await?;
-    let now = crate::unix_now();
+    let now = unix_now();
     let problem = match row {
         None => {
             let orphaned: bool = tx

@@ -10,7 +10,7 @@
 use jass_store::{KeptGame, TableRows};
 use tokio_postgres::{Client, GenericClient};
 
-use crate::PgError;
+use crate::error::PgError;
 
 /// What `jass_meta.application` holds in this server's databases.
 pub const APPLICATION: &str = "jass-server";
@@ -140,7 +140,7 @@ pub(crate) async fn prepare(client: &mut Client) -> Result<(), PgError> {
         return Err(PgError::Foreign(format!("the database belongs to {app:?}, not {APPLICATION:?}")));
     }
     if version > SCHEMA_VERSION {
-        return Err(PgError::Newer(version));
+        return Err(PgError::Newer(version, SCHEMA_VERSION));
     }
     if version < SCHEMA_VERSION {
         tracing::info!(from = version, to = SCHEMA_VERSION, "bringing the database's layout up to date");

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, NoTls};
 
-use crate::{PgError, unix_now};
+use crate::clock::unix_now;
+use crate::error::PgError;
 
 /// Most writes one transaction carries.
 const BATCH: usize = 512;
