@@ -145,7 +145,7 @@ fn main() -> Result<(), String> {
     println!();
     println!("/// Per kind (trump, Obenabe, Undenufe), per who leads (the seat, its partner).");
     println!("#[rustfmt::skip]");
-    println!("pub(super) const WEIGHTS: [[[f32; super::FEATURES]; 2]; 3] = [");
+    println!("pub(super) const WEIGHTS: [[[f32; {FEATURES}]; 2]; 3] = [");
     for per_lead in &weights {
         println!("    [");
         for w in per_lead {

@@ -24,6 +24,9 @@ mod weights;
 /// Features of a hand for one contract.
 pub const FEATURES: usize = 20;
 
+// The fitted weights (`choice/weights.rs`, written by `fit_choice`) are one per feature.
+const _: () = assert!(weights::WEIGHTS[0][0].len() == FEATURES);
+
 /// The three kinds of contract a weight set is fitted for: a trump suit (one set for
 /// all four, by symmetry), Obenabe and Undenufe.
 #[must_use]

@@ -25,7 +25,7 @@ pub(crate) const NODE: HeaderName = HeaderName::from_static("x-jass-node");
 
 /// Names the node on every answer when it has a name: behind a balancer an operator
 /// (and the routing tests) can tell which node served a request.
-pub(crate) async fn node_name(State(app): State<Arc<crate::App>>, req: Request, next: Next) -> Response {
+pub(crate) async fn node_name(State(app): State<Arc<crate::app::App>>, req: Request, next: Next) -> Response {
     let mut res = next.run(req).await;
     if let Some(name) = &app.node_header {
         res.headers_mut().insert(NODE, name.clone());

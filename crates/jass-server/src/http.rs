@@ -9,7 +9,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, HOST, ORIGIN, RETRY_AFTER};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -21,8 +21,9 @@ use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 use tower_http::trace::TraceLayer;
 
-use crate::App;
+use crate::app::App;
 use crate::cluster::Missing;
+use crate::ids::{MAX_TABLE_ID_CHARS, new_table_id, plausible_id};
 use crate::stats::bump;
 use crate::table::actor::{spawn, valid_name};
 use crate::table::state::{TableState, finished_record};
@@ -30,12 +31,6 @@ use crate::table::{PracticeStart, Refusal};
 
 /// Largest HTTP request body: create and join bodies are a few hundred bytes.
 const MAX_BODY_BYTES: usize = 4096;
-
-/// The digits of table ids (Crockford's base32, lowercase).
-const TABLE_ID_ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
-
-/// Table ids are 26 characters; anything much longer is not one of ours.
-const MAX_TABLE_ID_CHARS: usize = 64;
 
 /// The router for the whole server.
 pub(crate) fn router(app: Arc<App>) -> Router {
@@ -55,7 +50,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/stats", get(stats))
         .route("/api/presets", get(presets))
         .route("/healthz", get(health));
-    router = router.route("/t/{table}", get(crate::web::table_page)).fallback(crate::web::file);
+    router = router.route("/t/{table}", get(table_page)).fallback(file);
     router = router
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(crate::headers::security_headers));
@@ -225,26 +220,6 @@ fn timing_fault(body: &[u8]) -> Option<ApiFailure> {
     let timing = value.get("timing").filter(|t| !t.is_null())?;
     let e = <jass_protocol::Timing as Deserialize<'_>>::deserialize(timing).err()?;
     Some(Refusal::new(ErrorCode::BadTiming, format!("timing: {e}")).into())
-}
-
-/// Whether `id` could be a table this server created (`new_table_id`), so a
-/// download of a made-up id never reaches the store.
-pub(crate) fn plausible_id(id: &str) -> bool {
-    id.len() == 26 && id.bytes().all(|b| TABLE_ID_ALPHABET.contains(&b))
-}
-
-/// A fresh table id: 128 bits from the OS-seeded CSPRNG in lowercase base32
-/// (26 characters), unguessable so the link is the only way in.
-fn new_table_id() -> String {
-    const ALPHABET: &[u8; 32] = TABLE_ID_ALPHABET;
-    let mut n: u128 = rand::random();
-    let mut out = String::with_capacity(26);
-    for _ in 0..26 {
-        let digit = usize::try_from(n & 31).unwrap_or(0);
-        out.push(ALPHABET.get(digit).map_or('0', |b| char::from(*b)));
-        n >>= 5;
-    }
-    out
 }
 
 /// `POST /api/tables`.
@@ -691,4 +666,14 @@ async fn stats(
         .into());
     }
     Ok(axum::Json(app.stats.snapshot(app.registry.len(), app.store.metrics())).into_response())
+}
+
+/// `GET /t/{table}`: the client's page (see `web`).
+async fn table_page(State(app): State<Arc<App>>, method: Method, headers: HeaderMap) -> Response {
+    crate::web::table_page(&app.web, &method, &headers).await
+}
+
+/// Every other path: a file of the client, or 404 (see `web`).
+async fn file(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    crate::web::file(&app.web, &method, &uri, &headers).await
 }

@@ -29,7 +29,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tower_service::Service;
 
-use crate::App;
+use crate::app::App;
 use crate::per_ip::IpSlot;
 use crate::shutdown::{Shutdown, TaskGuard};
 use crate::stats::bump;

@@ -13,15 +13,12 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, LazyLock, OnceLock};
 
 use axum::body::{Body, Bytes};
-use axum::extract::State;
 use axum::http::header::{
     ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
 };
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
-
-use crate::App;
 
 /// The client as it was when the server was built.
 #[derive(rust_embed::Embed)]
@@ -209,25 +206,20 @@ fn respond(asset: &Asset, method: &Method, headers: &HeaderMap) -> Response {
 }
 
 /// `GET /t/{table}`: the client's page, which reads the table from the address.
-pub(crate) async fn table_page(State(app): State<Arc<App>>, method: Method, headers: HeaderMap) -> Response {
-    match app.web.get("index.html").await {
-        Some(asset) => respond(&asset, &method, &headers),
+pub(crate) async fn table_page(web: &Web, method: &Method, headers: &HeaderMap) -> Response {
+    match web.get("index.html").await {
+        Some(asset) => respond(&asset, method, headers),
         None => StatusCode::NOT_FOUND.into_response(),
     }
 }
 
 /// Every other path: a file of the client, or 404.
-pub(crate) async fn file(
-    State(app): State<Arc<App>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Response {
+pub(crate) async fn file(web: &Web, method: &Method, uri: &Uri, headers: &HeaderMap) -> Response {
     if method != Method::GET && method != Method::HEAD {
         return StatusCode::METHOD_NOT_ALLOWED.into_response();
     }
-    match app.web.get(uri.path()).await {
-        Some(asset) => respond(&asset, &method, &headers),
+    match web.get(uri.path()).await {
+        Some(asset) => respond(&asset, method, headers),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }

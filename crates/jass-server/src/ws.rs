@@ -20,7 +20,7 @@ use tokio::time::{Instant, MissedTickBehavior, timeout};
 use tokio_tungstenite::tungstenite;
 use tracing::{Instrument, debug, field, info, info_span};
 
-use crate::App;
+use crate::app::App;
 use crate::cluster::Missing;
 use crate::ratelimit::{RateLimit, Verdict};
 use crate::shutdown::Shutdown;

@@ -281,7 +281,7 @@ fn graph(root_file: &Path) -> BTreeMap<String, BTreeSet<String>> {
                         }
                         for p in paths(tail) {
                             let target = resolve_with(&names, &reexports, &base, &p);
-                            if &target != name && !name.starts_with(&format!("{target}::")) {
+                            if &target != name {
                                 deps.insert(target);
                             }
                         }

@@ -61,18 +61,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::player::Player;
 use counter::Counter;
-use play::Turn;
-
-/// The original's roles, fixed in the first trick.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-enum Role {
-    /// This seat chose the contract.
-    Trumpf,
-    /// Its partner chose.
-    Partner,
-    /// An opponent chose.
-    Off,
-}
+use play::{Role, Turn};
 
 /// The challenge player of one seat.
 #[derive(Clone, Debug)]

@@ -4,9 +4,19 @@
 
 use jass_engine::{Card, CardSet, Seat, Suit};
 
-use super::Role;
 use super::counter::Counter;
 use super::rank::{Ranks, SUITS};
+
+/// The original's roles, fixed in the first trick.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub(super) enum Role {
+    /// This seat chose the contract.
+    Trumpf,
+    /// Its partner chose.
+    Partner,
+    /// An opponent chose.
+    Off,
+}
 
 /// One decision: the counter, the legal cards in the original's hand order, the
 /// cards on the table.
