@@ -1,14 +1,14 @@
 //! The computer player: decides for one seat from that seat's view only.
 //!
 //! The public API takes a [`SeatView`] and never a [`Game`](jass_engine::Game), so the
-//! player cannot see a card its seat could not see (ISSUE 14 point 6); anyone can
-//! check a game afterwards with its record. Because one view shows only the trick on
-//! the table and the one before, a [`Computer`] keeps a memory of the round that it
-//! builds from every view it is given ([`Computer::observe`], and [`Computer::decide`]
-//! itself): cards played, suits a player could not follow (with the Puur exception
-//! when trump is led, R5; an undertrump proves a hand of trumps only), revealed Weis
-//! and the points of Weis whose cards stay hidden (ranking below the winning Weis
-//! when their side lost, R6), and who announced Stöck (R7).
+//! player cannot see a card its seat could not see (protocol.md 3, "Host controls");
+//! anyone can check a game afterwards with its record. Because one view shows only the
+//! trick on the table and the one before, a [`Computer`] keeps a memory of the round
+//! that it builds from every view it is given ([`Computer::observe`], and
+//! [`Computer::decide`] itself): cards played, suits a player could not follow (with
+//! the Puur exception when trump is led, R5; an undertrump proves a hand of trumps
+//! only), revealed Weis and the points of Weis whose cards stay hidden (ranking below
+//! the winning Weis when their side lost, R6), and who announced Stöck (R7).
 //!
 //! # How it decides
 //! - **Bedanke** as soon as its team's total has reached the target (R10): the team
@@ -94,7 +94,7 @@ pub struct Config {
     /// With at most this many cards left in the hands (0: never), each sampled deal
     /// is solved exactly ([`jass_solver`]) instead of played out at random: late in a
     /// round an exact value per deal is worth far more than many random playouts, and
-    /// the solver is fast there (issue 17 point 3).
+    /// the solver is fast there.
     pub solve_at_most: u32,
     /// Deals solved per decision when solving (at least one; the time budget may cut
     /// it short).
@@ -157,10 +157,8 @@ impl Config {
     pub const EASY_PLAYOUTS: u32 = 60;
     /// Playouts per decision at [`Level::Strong`] before it solves, as a multiple of
     /// the normal budget (20,000 on the default 2,000): with the engine's
-    /// allocation-free playouts that costs a few milliseconds a card. Together with
-    /// [`Config::infer_choice`], against the strong level of 2,000 playouts and
-    /// uniform deals, on 1,000 tuning deals (master 17): +2.4 points a round
-    /// (+1.2 .. +3.6); the choice alone gave +0.3 (−0.9 .. +1.6).
+    /// allocation-free playouts that costs a few milliseconds a card. What it is worth:
+    /// docs/bots.md.
     pub const STRONG_PLAYOUT_FACTOR: u32 = 10;
     /// Cards left in the hands from which [`Level::Strong`] solves each sampled deal.
     pub const STRONG_SOLVE_AT_MOST: u32 = 24;
@@ -170,18 +168,12 @@ impl Config {
     /// Solver nodes per decision at [`Level::Strong`], at most: up to about 75 ms of
     /// one core of this project's test machine in the dearest positions (150–190 ns a
     /// node with another run beside it), so that with the deals' drawing (up to
-    /// 12 ms) every decision stays within 100 ms (issue 17's goal). A cap of
-    /// 1,000,000 checked only between deals let 0.5 % of the cards take 100–150 ms,
-    /// 500,000 enforced within the deal still 0.09 % (docs/benchmarks.md, fourteenth
-    /// session). Against 24 deals and no cap, on 1,000 tuning deals (master 23), the
-    /// cap of 1,000,000 gave +1.33 points a round (+0.05 .. +2.62); three times as
-    /// many nodes gave nothing measurable (sixth session), and half as many (500,000,
-    /// against `rules` on the tuning list) −0.5, within noise.
+    /// 12 ms) every decision stays within 100 ms, the strong level's goal. The caps
+    /// tried and what each cost in time and strength: docs/bots.md.
     pub const STRONG_SOLVE_NODES: u64 = 400_000;
     /// [`Config::infer_play`] at [`Level::Strong`]: a deal keeps 160/256 of its weight
-    /// for each opponent card it explains badly. Against `rules` on 1,000 tuning
-    /// deals (master 17): +26.89 (+25.30 .. +28.48) points a round, against +25.44
-    /// (+23.87 .. +27.01) without; 64/256 did worse (+24.46, the follows alone).
+    /// for each opponent card it explains badly: a soft miss, since people do not all
+    /// play by the model (a hard one did worse; the figures: docs/bots.md).
     pub const STRONG_INFER_PLAY: u32 = 160;
 
     /// The settings of a level on top of `self`, the normal budget (the server's is
@@ -190,8 +182,10 @@ impl Config {
     /// [`Config::STRONG_PLAYOUT_FACTOR`] times the playouts early in a round, solves
     /// from [`Config::STRONG_SOLVE_AT_MOST`] cards, up to [`Config::STRONG_SOLVE_DEALS`]
     /// deals and [`Config::STRONG_SOLVE_NODES`] nodes, weighs its deals by the
-    /// contract choice and the opponents' cards ([`Config::STRONG_INFER_PLAY`]) and
-    /// plays them out by a sensible policy, still within the time budget.
+    /// contract choice and the opponents' cards ([`Config::STRONG_INFER_PLAY`]),
+    /// plays them out by a sensible policy, still within the time budget, and chooses
+    /// its contract by the value a round's review gives each choice
+    /// ([`Config::choose_by_value`]; docs/bots.md has how it measured).
     #[must_use]
     pub const fn at_level(self, level: Level) -> Self {
         match level {
@@ -213,6 +207,7 @@ impl Config {
                 solve_deals: Self::STRONG_SOLVE_DEALS,
                 solve_nodes: Self::STRONG_SOLVE_NODES,
                 infer_play: Self::STRONG_INFER_PLAY,
+                choose_by_value: true,
                 ..self
             },
         }
@@ -551,7 +546,7 @@ enum Outcome {
 /// a draw, so up to about 30 ms of one core. A deal takes one draw (a decision at
 /// most 10,000) unless hidden Weis of the first trick must be met by drawing again;
 /// with two or three of them a decision took up to two million draws and 1.2 s
-/// (docs/benchmarks.md, fourteenth session). Reproduces, unlike the time budget.
+/// (docs/bots.md, "Every decision within 100 ms"). Reproduces, unlike the time budget.
 const PLAYOUT_DRAWS: u64 = 20_000;
 
 /// Draws for one deal when weighing deals, at most; then the likeliest of them is

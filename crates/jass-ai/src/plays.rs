@@ -11,13 +11,10 @@
 //!
 //! The model, and why: a second or third seat of a trick that cannot be sure to keep
 //! it plays low (a model that takes whenever it can reads such a duck as "had nothing
-//! to take it with", and weighing by it did worse: +24.3 against +25.6 a round against
-//! `rules`); a lead is the dearest card nothing still out beats, else the cheapest
-//! card. On 1,000 tuning deals (master 17) against `rules`, the level without any
-//! weighing had +25.44 (+23.87 .. +27.01); with the model's follows at 160/256 a miss
-//! +26.16, with its leads too +26.89 (+25.30 .. +28.48); a miss of 64/256 did worse
-//! (+24.46): people do not play by the model, and a hard miss throws out the deals
-//! where they did not.
+//! to take it with", and weighing by it did worse); a lead is the dearest card nothing
+//! still out beats, else the cheapest card. The miss factor is soft: people do not
+//! play by the model, and a hard miss throws out the deals where they did not. What
+//! the weighing is worth, and the variants that did worse: docs/bots.md.
 //!
 //! The model looks at no hand but the mover's (its legal cards) and at which cards are
 //! still out, so the weight depends on no card the seat cannot see other than the

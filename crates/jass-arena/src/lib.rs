@@ -1,5 +1,5 @@
 //! Matches between card players on duplicate deals: the measuring stick of the
-//! strength ladder (issue 17 points 4 and 5; protocol in `/work/shared/BOTS.md`).
+//! strength ladder (docs/bots.md, "How strength is measured").
 //!
 //! Every player decides from its seat's [`SeatView`](jass_engine::SeatView) only: the
 //! [`Player`] trait is handed a view and never the game, so no player can see a card
@@ -25,14 +25,14 @@
 //!
 //! # Seed lists: tuning and claims
 //! Master seeds are split into two published lists ([`seeds`](SeedList)): the
-//! **tuning** list, master seeds 1..=999 ([`TUNING_SEEDS`], default 17, the seed of
-//! every pilot below), for trying parameters; and the **claim** list, master seeds
-//! 1,000,000..=1,000,999 ([`CLAIM_SEEDS`], default 1,000,000), for the figures a
-//! claim rests on. A player tuned until it looks good on some deals looks better on
-//! those deals than it is; a claim made on deals nobody tuned on does not have that
-//! bias. So: tune on `--seeds tuning` (the default), claim only with `--seeds claim`,
-//! and run a claim once the player is fixed. The result line names the list; a
-//! `--seed` outside both is reported as "custom".
+//! **tuning** list, master seeds 1..=999 ([`TUNING_SEEDS`], default 17), for trying
+//! parameters; and the **claim** list, master seeds 1,000,000..=1,000,999
+//! ([`CLAIM_SEEDS`], default 1,000,000), for the figures a claim rests on. A player
+//! tuned until it looks good on some deals looks better on those deals than it is; a
+//! claim made on deals nobody tuned on does not have that bias. So: tune on `--seeds
+//! tuning` (the default), claim only with `--seeds claim`, and run a claim once the
+//! player is fixed. The result line names the list; a `--seed` outside both is
+//! reported as "custom".
 //!
 //! ```text
 //! cargo run --release -p jass-arena -- --a rules --b random --deals 2000 --seeds claim
@@ -43,22 +43,6 @@
 //! cargo run --release -p jass-arena -- --a computer --b random --deals 500 --playouts 2000
 //! cargo run --release -p jass-arena -- --a computer --b rules --deals 1000 --seed 17 --threads 2
 //! ```
-//!
-//! Pilot figures (seed 17, release build, 2 threads on a shared 2-core machine,
-//! computer and chooser at 2,000 playouts; ms/card is wall time per card, inflated
-//! when the cores are shared: 0.69 ms for the computer with `--threads 1`):
-//!
-//! | A | B | deals | mean D | 95 % CI | share A | sd(D) | ms/card A |
-//! |---|---|---:|---:|---|---:|---:|---:|
-//! | random | random | 2000 | +0.1 | −1.2 .. +1.4 | 50.0 % | 29.3 | 0.000 |
-//! | rules | random | 2000 | +37.8 | +36.5 .. +39.1 | 62.0 % | 29.4 | 0.000 |
-//! | computer | random | 2000 | +55.8 | +54.6 .. +57.0 | 67.8 % | 27.6 | 1.3 |
-//! | computer | rules | 1000 | +14.5 | +13.0 .. +16.0 | 54.6 % | 24.2 | 1.3 |
-//!
-//! The contract mix matters: with every multiplier 1 the chooser takes a trump suit
-//! about 74 % of the time; told the default multipliers (no-trump ×3) it takes obenabe
-//! or undenufe 58 % of the time, and computer vs random rises to +60.9 (500 deals),
-//! next to the +62.5 of `jass-ai`'s `strength` example under full rules.
 //!
 //! Players: `random` (a uniformly random legal card), `rules` ([`Rules`], a simple
 //! rule-based player), `challenge` ([`Challenge`], pyschieber's challenge player
@@ -73,26 +57,6 @@
 //! ```text
 //! cargo run --release -p jass-arena -- --a mcts --b random --deals 300 --mcts-iterations 500
 //! cargo run --release -p jass-arena -- --a computer --b mcts --deals 300 --mcts-ms 100
-//! ```
-//!
-//! The `challenge` reference (seed 17, release, one thread; its own figures are not
-//! published: +23 is the paper's +50 against random less its +27 against it):
-//!
-//! | A | B | deals | mean D | 95 % CI | share A | sd(D) |
-//! |---|---|---:|---:|---|---:|---:|
-//! | challenge | random | 1000 | +31.6 | +29.6 .. +33.6 | 60.1 % | 32.4 |
-//! | rules | challenge | 1000 | +9.4 | +7.7 .. +11.2 | 53.0 % | 28.4 |
-//! | mcts (500 iterations) | challenge | 1000 | +25.6 | +24.0 .. +27.2 | 58.2 % | 26.3 |
-//! | computer | challenge | 1000 | +25.1 | +23.4 .. +26.8 | 58.0 % | 27.8 |
-//! | strong | challenge | 200 | +28.8 | +25.4 .. +32.1 | 59.2 % | 24.3 |
-//!
-//! On the claim list (2,000 deals): challenge vs random +31.7 (+30.2 .. +33.1), rules
-//! vs challenge +10.4 (+9.2 .. +11.7). The determinized MCTS beats it by about the
-//! paper's +27 (58.5 % of the points), which is the check of the re-implementation;
-//! that it is +31.6 rather than +23 above random says the paper's figures do not add
-//! up along the ladder.
-//!
-//! ```text
 //! cargo run --release -p jass-arena -- --a challenge --b random --deals 1000 --seeds tuning --threads 1
 //! cargo run --release -p jass-arena -- --a mcts --b challenge --deals 1000 --seeds tuning --threads 1
 //! ```
@@ -107,22 +71,9 @@
 //! cargo run --release -p jass-arena -- --a strong --b mcts:ms=40 --deals 1000 --seeds claim
 //! ```
 //!
-//! Pilot of the reference (seed 17, release, 2 threads on the shared 2-core machine
-//! under other builds, chooser at 2,000 playouts, `mcts` at its default 500 iterations
-//! per determinization; ms/card is wall time per card over all its cards, forced ones
-//! included: about 33 for `mcts` with `--threads 1`):
+//! The pilots that set the arena up, the checks of the two references against the
+//! published figures and the ladder they stand on are in docs/bots.md ("The ladder").
 //!
-//! | A | B | deals | mean D | 95 % CI | share A | sd(D) | ms/card A | ms/card B |
-//! |---|---|---:|---:|---|---:|---:|---:|---:|
-//! | mcts | random | 300 | +53.3 | +50.4 .. +56.1 | 67.0 % | 25.3 | 56.5 | 0.0 |
-//! | computer | mcts | 300 | −0.9 | −3.2 .. +1.4 | 49.7 % | 20.4 | 1.9 | 69.6 |
-//! | computer | mcts (2,000 iterations) | 150 | −0.7 | −3.5 .. +2.1 | 49.8 % | 17.6 | 1.5 | 214.0 |
-//!
-//! Against random play the re-implementation scores as the paper's (+50 a round at
-//! 10 s per card, BOTS.md), at about 0.3 % of its budget; at this budget it is level
-//! with the computer, and four times the iterations does not change that (neither
-//! pilot can tell a difference of a few points).
-
 //! # The separate runs: contract choice and full rules
 //! `--contracts own` keeps card points only but lets each pair choose its own
 //! contracts ([`Contracts::Own`]: `computer` and `strong` with their own computer, the

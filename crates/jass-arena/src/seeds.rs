@@ -1,7 +1,7 @@
-//! The published seed lists (issue 17 point 5: "tuning and claims use different seed
-//! lists"). A master seed fixes every deal of a match ([`deal_seed`]) and every random
-//! choice of its players ([`player_seed`]); the lists split the master seeds in two so
-//! that a figure claimed in the notes was never looked at while a player was tuned:
+//! The published seed lists (docs/bots.md, "Seed lists: tuning and claims"). A master
+//! seed fixes every deal of a match ([`deal_seed`]) and every random choice of its
+//! players ([`player_seed`]); the lists split the master seeds in two so that a figure
+//! claimed in the notes was never looked at while a player was tuned:
 //!
 //! - **Tuning**, master seeds [`TUNING_SEEDS`] (1..=999), default [`TUNING_SEED`] (17,
 //!   the seed of every pilot so far): for trying parameters and pilots. Figures from
@@ -19,7 +19,7 @@ use std::ops::RangeInclusive;
 
 /// Master seeds for tuning and pilots.
 pub const TUNING_SEEDS: RangeInclusive<u64> = 1..=999;
-/// The tuning list's default master seed (that of the pilots in the crate docs).
+/// The tuning list's default master seed (that of the pilots in docs/bots.md).
 pub const TUNING_SEED: u64 = 17;
 /// Master seeds for claims: far from the small numbers anyone tries first.
 pub const CLAIM_SEEDS: RangeInclusive<u64> = 1_000_000..=1_000_999;

@@ -70,35 +70,15 @@
 //!   can fill (`table`), so a small solve's probes stay in the core's cache.
 //!
 //! # Speed
-//! One core of a shared, busy machine (times are noisy; node counts are exact for a
-//! seed). `cargo run --release -p jass-solver --example solve -- --cards
-//! 12,16,20,24 --n 1000` (then `--cards 28 --n 200`, `--cards 32 --n 60`, `--cards
-//! 36 --n 20 --budget 400`), median / p99 and nodes per solve (the medians of three
-//! runs up to 24 cards, the range of two above; the last two tricks' lines are not
-//! counted as nodes):
-//!
-//! | cards | median | p99 | nodes |
-//! |---|---|---|---|
-//! | 12 | 0.005 ms | 0.015 ms | 31 |
-//! | 16 | 0.025 ms | 0.11 ms | 262 |
-//! | 20 | 0.10 ms | 0.86 ms | 1,817 |
-//! | 24 | 0.56 ms | 6.6 ms | 13,022 |
-//! | 28 | 4.3–5.3 ms | 72–82 ms | 131,752 |
-//! | 32 | 20–26 ms | 0.95–1.1 s | 1.5 M |
-//! | 36 | 1.7 s (p95 8.0 s) | | 24 M |
-//!
-//! Whole deals with the contract the table's computer chooses (`jass-arena`'s
-//! `solve_dealt` example, 30 claim deals) take a median 47–56 ms, p95 5.0–5.6 s: the
-//! slow ones are trump contracts at 7–8 zero-window searches and 30–70 M nodes. The
-//! issue 17 targets for whole deals (median 5 ms, p99 100 ms) are far. Each of the
-//! costly searches is a proof that a side takes at least (or less than) a value
-//! next to the true one, and its tree is close to minimal for this search: the sides'
-//! all-nodes search 1.5–3 cards each (a lead 3.1, a follow 1.5–1.8, a discard 2.5–3),
-//! 95 % of the cut-offs come from the first card, and the tree grows by 4–9 times a
-//! trick. The tree, not the cost of a node, has to shrink, and not by sharing table
-//! entries among more positions: a card's points name it, so bridge's winning-rank
-//! partitions could merge only 2–4 % of the trick starts a whole deal meets (counted
-//! with a coarser key than any proof allows). docs/benchmarks.md ("The solver") has
+//! From 20 cards left a solve takes about a tenth of a millisecond (p99 under 1 ms),
+//! from 24 about half a millisecond. Whole deals with the contract the table's
+//! computer chooses take tens of milliseconds at the median and seconds for the
+//! dearest trump contracts (7–8 zero-window searches): each of them proves that a side
+//! takes at least (or less than) a value next to the true one, and its tree is close
+//! to minimal for this search, so the tree, not the cost of a node, would have to
+//! shrink; and since a card's points name it, bridge's winning-rank partitions would
+//! merge only a few percent of the positions. docs/benchmarks.md ("The solver") has the
+//! figures and their commands (`cargo run --release -p jass-solver --example solve`),
 //! each step's before and after, and what was tried and dropped.
 //!
 //! ```
