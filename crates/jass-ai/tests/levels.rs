@@ -1,16 +1,18 @@
-//! The computer levels the host chooses (issue 17 point 3): each level's settings are
-//! what the docs say, and a level plays a whole game with legal actions.
+//! The computer levels the host chooses (protocol.md 3, "Computer levels"): each
+//! level's settings are what the docs say, and a level plays a whole game with legal
+//! actions.
 
 use std::time::Duration;
 
 use jass_ai::{Computer, Config, Level};
 use jass_engine::{Game, Options, Seat, Seed, Viewer};
 
-// Issue 17 point 3: easy = few playouts and no solving; normal = the default exactly
-// (the load bench's targets were measured with it); strong = the default plus
-// ten times the playouts early in a round, solving up to 96 deals (400,000 solver nodes)
-// from 24 cards left, deals weighed by the contract choice and the opponents' cards
-// (160/256 a miss) and played out by a sensible policy, within the same time budget.
+// Easy = few playouts and no solving; normal = the default exactly (the load bench's
+// targets were measured with it); strong = the default plus ten times the playouts
+// early in a round, solving up to 96 deals (400,000 solver nodes) from 24 cards left,
+// deals weighed by the contract choice and the opponents' cards (160/256 a miss) and
+// played out by a sensible policy, within the same time budget, and its contract
+// chosen by the value a round's review gives each choice.
 #[test]
 fn each_levels_config_is_what_the_docs_say() {
     let d = Config::default();
@@ -22,6 +24,7 @@ fn each_levels_config_is_what_the_docs_say() {
         infer_choice: true,
         informed_playouts: true,
         infer_play: 160,
+        choose_by_value: true,
         ..base
     };
     assert_eq!(Config::for_level(Level::Normal), d);
@@ -40,8 +43,8 @@ fn each_levels_config_is_what_the_docs_say() {
     assert_eq!(Level::ALL, [Level::Easy, Level::Normal, Level::Strong]);
 }
 
-// Issue 17 point 3: every level finishes a game with only legal actions (the engine
-// refuses any other), easy and strong at the same table.
+// Every level finishes a game with only legal actions (the engine refuses any other),
+// easy and strong at the same table.
 #[test]
 fn every_level_plays_a_whole_game() {
     let options = Options::default();
@@ -78,10 +81,10 @@ fn every_level_plays_a_whole_game() {
     panic!("the game did not finish");
 }
 
-// Issue 17 point 3: the solver's node cap is a work budget that reproduces, and it
-// bounds every deal, the first too: a deal that would pass it is cut short and
-// dropped. Below any deal's cost no deal is solved, and the computer decides by its
-// playouts, as it does earlier in the round (the same decision as without solving).
+// The solver's node cap is a work budget that reproduces, and it bounds every deal, the
+// first too: a deal that would pass it is cut short and dropped. Below any deal's cost
+// no deal is solved, and the computer decides by its playouts, as it does earlier in
+// the round (the same decision as without solving).
 #[test]
 fn a_node_cap_below_one_deal_decides_by_the_playouts() {
     let options = Options::default();
