@@ -1,7 +1,8 @@
-//! Computer players at the tables (issue 14). A table actor owns its computers'
-//! memories, but their decisions run here, off the async runtime, so a decision never
-//! blocks a table actor or a socket task. The answer comes back to the actor as a
-//! [`Thought`] and goes through the same checks, store and `apply` as a human's action.
+//! Computer players at the tables (protocol.md 3, "Host controls"). A table actor owns
+//! its computers' memories, but their decisions run here, off the async runtime, so a
+//! decision never blocks a table actor or a socket task. The answer comes back to the
+//! actor as a [`Thought`] and goes through the same checks, store and `apply` as a
+//! human's action.
 //!
 //! Under load the computers give way to the humans (the load bench with a computer at
 //! every table): they think on their own threads, one fewer than the machine's cores
@@ -566,8 +567,8 @@ mod tests {
         assert!((share - 4.0 / 9.0).abs() < 1e-9, "{share}");
     }
 
-    // Issue 17 point 3: a decision runs with its seat's level, whatever the computer
-    // was made with (a stand-in's computer kept when an easy computer takes the seat).
+    // A decision runs with its seat's level, whatever the computer was made with (a
+    // stand-in's computer kept when an easy computer takes the seat).
     #[test]
     fn a_decision_runs_with_the_seats_level() -> Result<(), String> {
         let options = jass_engine::Options::default();
@@ -590,8 +591,7 @@ mod tests {
         Ok(())
     }
 
-    // Issue 14 point 6: decisions on the pool's own threads come back, and are counted
-    // with their times.
+    // Decisions on the pool's own threads come back, and are counted with their times.
     #[tokio::test]
     async fn the_pools_own_threads_decide_and_count_their_decisions() {
         let stats = Arc::new(ComputerStats::default());

@@ -17,10 +17,10 @@ pub struct Config {
     /// as disconnected.
     pub pong_timeout: Duration,
     /// A seated peer silent for this long is shown as away (`connected: false`) while
-    /// its socket is still open (issue 14 point 4): a phone in a tunnel shows no TCP
-    /// close for minutes, and the others must not wait on it for `pong_timeout`.
-    /// Clients heartbeat with `ping` well within it; the server's WebSocket ping goes
-    /// to a peer silent for half of it, so any live client stays present.
+    /// its socket is still open (protocol.md 2): a phone in a tunnel shows no TCP close
+    /// for minutes, and the others must not wait on it for `pong_timeout`. Clients
+    /// heartbeat with `ping` well within it; the server's WebSocket ping goes to a peer
+    /// silent for half of it, so any live client stays present.
     pub away_after: Duration,
     /// Longest a single frame may take to go out; a peer that stops reading must not
     /// hold its connection task (or its buffers) for ever.
@@ -61,7 +61,7 @@ pub struct Config {
     /// The window of `max_tables_per_ip`.
     pub table_window: Duration,
     /// Open HTTP connections per client address that have not become WebSockets
-    /// (issue 13 point 8); more are answered 429 and closed at once, so idle or slow
+    /// (protocol.md 1); more are answered 429 and closed at once, so idle or slow
     /// connections from one host cannot take every descriptor.
     pub max_http_connections_per_ip: usize,
     /// How long a connection may take to send a complete request head, also between
@@ -71,7 +71,7 @@ pub struct Config {
     pub http_body_timeout: Duration,
     /// Table API requests (`POST /api/tables`, `/seats`, `GET /api/tables/{table}`,
     /// `/record`) one client address may make in a burst; beyond it 429
-    /// `rate_limited` (issue 13 point 9).
+    /// `rate_limited` (protocol.md 1).
     pub http_rate_burst: u32,
     /// Refill of `http_rate_burst`, in requests per second.
     pub http_rate_per_second: u32,
@@ -84,8 +84,8 @@ pub struct Config {
     /// A table with nobody connected and no activity for this long is dropped from
     /// memory (its record stays in the store).
     pub table_idle_timeout: Duration,
-    /// A table no player ever connected to is dropped after this long (it only
-    /// holds a slot; issue 13, point 10).
+    /// A table no player ever connected to is dropped after this long (it only holds a
+    /// slot).
     pub table_unjoined_timeout: Duration,
     /// Most tables created by one client address that are held at once.
     pub max_held_tables_per_ip: usize,
@@ -107,7 +107,8 @@ pub struct Config {
     /// Most spectators watching one table at once from one client address.
     pub max_spectators_per_ip: usize,
     /// How long a finished table is kept in the store after it left memory
-    /// (issue 13 point 6): its record is downloadable until then, then it is purged.
+    /// (README, "What the database keeps"): its record is downloadable until then, then
+    /// it is purged.
     pub finished_retention: Duration,
     /// A token that opens `/api/stats` to a request from any address
     /// (`Authorization: Bearer TOKEN`); without it only loopback requests see them.

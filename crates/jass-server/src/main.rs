@@ -260,9 +260,9 @@ fn bind(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
     socket.listen(ACCEPT_BACKLOG)
 }
 
-/// Raises the soft limit of open descriptors to the hard one (issue 13 point 8): each
-/// socket is one, and distributions start services with a soft limit of 1024, far
-/// below `max_connections`; at the limit `accept` fails for everyone.
+/// Raises the soft limit of open descriptors to the hard one: each socket is one, and
+/// distributions start services with a soft limit of 1024, far below `max_connections`;
+/// at the limit `accept` fails for everyone.
 fn raise_nofile_limit() {
     match rlimit::increase_nofile_limit(u64::MAX) {
         Ok(n) => tracing::info!(limit = n, "open file limit"),

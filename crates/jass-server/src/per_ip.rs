@@ -80,13 +80,13 @@ pub(crate) struct PerIp {
     sockets: Arc<Slots>,
     /// TCP connections still speaking HTTP (an upgraded one leaves this count).
     http: Arc<Slots>,
-    /// Tables an address created that are still held (issue 13 point 10): the rate
-    /// of creation alone would let one address hold rate × lifetime tables.
+    /// Tables an address created that are still held (protocol.md 8): the rate of
+    /// creation alone would let one address hold rate × lifetime tables.
     held: Arc<Slots>,
     max_tables: u32,
     window: Duration,
     tables: Mutex<(HashMap<IpAddr, Window>, usize)>,
-    /// Token buckets for the table API (issue 13 point 9); swept like `tables`.
+    /// Token buckets for the table API (protocol.md 1); swept like `tables`.
     requests: Mutex<(HashMap<IpAddr, RateLimit>, usize)>,
     request_burst: u32,
     request_rate: u32,
@@ -157,7 +157,7 @@ impl PerIp {
         self.held.take(ip)
     }
 
-    /// An HTTP connection slot for `ip`, or `None` at its cap (issue 13 point 8).
+    /// An HTTP connection slot for `ip`, or `None` at its cap (protocol.md 1).
     pub(crate) fn http_connect(&self, ip: IpAddr) -> Option<IpSlot> {
         self.http.take(ip)
     }
@@ -251,7 +251,7 @@ mod tests {
         assert!(p.http_connect(ip("10.0.0.1")).is_some());
     }
 
-    // Issue 13 point 9: the table API is rate limited per address.
+    // The table API is rate limited per address (protocol.md 1).
     #[tokio::test(start_paused = true)]
     async fn requests_have_a_bucket_per_address() {
         let p = PerIp::new(limits(1, 1, Duration::from_secs(60)));

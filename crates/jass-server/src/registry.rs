@@ -44,8 +44,8 @@ impl Registry {
     }
 
     /// Adds a table brought back from the store, whatever the limit: `max_tables`
-    /// bounds new tables, and a stored one refused here would answer 404 until
-    /// some later restart (issue 13 point 6).
+    /// bounds new tables, and a stored one refused here would answer 404 until some
+    /// later restart (README, "What the database keeps").
     pub(crate) fn insert_restored(&self, id: Arc<str>, handle: TableHandle) {
         if let Ok(mut tables) = self.tables.lock() {
             tables.insert(id, handle);

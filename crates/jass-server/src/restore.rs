@@ -9,12 +9,12 @@ use crate::table;
 
 /// Rebuilds stored tables into live actors (see [`run`]).
 ///
-/// Nothing stored is ever deleted here (issue 13 points 1, 2): the idle timer of a
-/// restored table starts now, and a table whose history cannot be replayed whole is
-/// quarantined: kept in the store as it is, not served, reported at ERROR and in
-/// `/api/stats`, exportable with `jass-server export`. Only a torn last write (an
-/// entry that is not even JSON, where a crash cut it) is dropped from the replay,
-/// and it is moved to the store's `damaged` list, not deleted.
+/// Nothing stored is ever deleted here (README, "What the database keeps"): the idle
+/// timer of a restored table starts now, and a table whose history cannot be replayed
+/// whole is quarantined: kept in the store as it is, not served, reported at ERROR and
+/// in `/api/stats`, exportable with `jass-server export`. Only a torn last write (an
+/// entry that is not even JSON, where a crash cut it) is dropped from the replay, and
+/// it is moved to the store's `damaged` list, not deleted.
 pub(crate) async fn restore_tables(app: &Arc<App>, tables: Vec<store::StoredTable>) {
     let (mut restored, mut quarantined) = (0usize, 0usize);
     for t in tables {

@@ -204,7 +204,7 @@ async fn serve_tables(
     }
     let router = http::router(Arc::clone(&app));
     // Our own accept loop rather than `axum::serve`: header timeouts, a per-address
-    // connection cap and clean closes (issue 13 points 8 and 17; see `serve`).
+    // connection cap and clean closes (protocol.md 1 and 8; see `serve`).
     let serve = serve::serve(listener, router, Arc::clone(&app), stop.clone());
     tokio::pin!(serve);
     // The caller's future is polled here rather than handed to the accept loop, so it

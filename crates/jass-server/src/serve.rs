@@ -1,7 +1,7 @@
 //! The accept loop and one HTTP/1.1 connection task per TCP connection, in place of
 //! `axum::serve`, which has no header timeout and no per-address connection cap
-//! (issue 13 point 8): an idle or trickling connection would otherwise hold a
-//! descriptor for ever, and enough of them starve `/healthz` and every upgrade.
+//! (protocol.md 1): an idle or trickling connection would otherwise hold a descriptor
+//! for ever, and enough of them starve `/healthz` and every upgrade.
 //!
 //! - hyper's header read timeout closes a connection that has not sent a complete
 //!   request head in time: idle after connecting, trickling headers, or idle between
@@ -10,9 +10,9 @@
 //!   still HTTP; a WebSocket leaves this count when it is upgraded (hyper's
 //!   connection future ends then) and is counted by the socket cap instead.
 //! - Every connection closes by [`Linger`]: the write side first, then what the peer
-//!   still sends is read and dropped for a short bounded time (issue 13 point 17), so
-//!   a last frame (a close 1009 after an oversized frame, a 408) is not destroyed by
-//!   the reset the kernel sends when a socket closes with unread input.
+//!   still sends is read and dropped for a short bounded time (protocol.md 8), so a
+//!   last frame (a close 1009 after an oversized frame, a 408) is not destroyed by the
+//!   reset the kernel sends when a socket closes with unread input.
 
 use std::io;
 use std::net::SocketAddr;

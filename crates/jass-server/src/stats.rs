@@ -22,8 +22,8 @@ pub(crate) struct Stats {
     /// `error` frames sent, by code. A refusal is rare next to a frame, so a short
     /// std mutex costs less than keeping one atomic per code in step with the enum.
     rejected: Mutex<HashMap<ErrorCode, u64>>,
-    /// Tables recovery could not rebuild (issue 13 point 2): kept in the store, not
-    /// served. Filled once at start-up.
+    /// Tables recovery could not rebuild (README, "What the database keeps"): kept in
+    /// the store, not served. Filled once at start-up.
     quarantined: Mutex<Vec<String>>,
     /// The computer players' decisions; shared with their pool, which writes it.
     pub(crate) computers: Arc<ComputerStats>,
@@ -255,10 +255,10 @@ pub(crate) struct ClusterSnapshot<'a> {
     activation_ms: Option<Percentiles>,
 }
 
-/// The computer players' decisions (issue 14 point 6), for `/api/stats`: what an
-/// operator needs to see whether they keep up and what they cost. Written by the
-/// deciding threads, never by the runtime's, so the histograms' lock is no cost to a
-/// socket task.
+/// The computer players' decisions, for `/api/stats` (protocol.md 1): what an operator
+/// needs to see whether they keep up and what they cost. Written by the deciding
+/// threads, never by the runtime's, so the histograms' lock is no cost to a socket
+/// task.
 #[derive(Debug)]
 pub(crate) struct ComputerStats {
     /// The counts, reported as they are.

@@ -36,12 +36,13 @@ pub enum Entry {
         /// SHA-256 of the seat token.
         token_hash: [u8; 32],
     },
-    /// The host put a computer player in a free seat (issue 14).
+    /// The host put a computer player in a free seat (protocol.md 3, "Host controls").
     ComputerSeated {
         /// The seat.
         seat: Seat,
-        /// How strong it plays (issue 17 point 3). Left out for `normal`, so an entry
-        /// stored before levels existed reads back as the computer it was.
+        /// How strong it plays (protocol.md 3, "Computer levels"). Left out for
+        /// `normal`, so an entry stored before levels existed reads back as the
+        /// computer it was.
         #[serde(default, skip_serializing_if = "is_normal")]
         level: jass_protocol::Level,
     },
@@ -98,12 +99,13 @@ pub enum Entry {
         action: Action,
         /// The seed of the round this action caused to be dealt, if any.
         next_seed: Option<Seed>,
-        /// With the move clock on: the acting seat's reserve left after this
-        /// decision, in milliseconds (issue 14 point 3), so a restart keeps it.
+        /// With the move clock on: the acting seat's reserve left after this decision,
+        /// in milliseconds (protocol.md 3, "Step-in and move clock"), so a restart
+        /// keeps it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reserve: Option<u32>,
     },
-    /// The host changed the step-in and move clock (issue 14 points 2 and 3).
+    /// The host changed the step-in and move clock (protocol.md 3).
     TimingSet {
         /// The new timing.
         timing: jass_protocol::Timing,
@@ -199,8 +201,8 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(std::future::ready(Ok(())))
     }
 
-    /// Marks a table recovery could not rebuild (issue 13 point 2): its history is
-    /// kept whole for the operator and never cut.
+    /// Marks a table recovery could not rebuild (README, "What the database keeps"):
+    /// its history is kept whole for the operator and never cut.
     fn quarantine(&self, table: &str) -> StoreFuture {
         let _ = table;
         Box::pin(std::future::ready(Ok(())))
@@ -431,8 +433,8 @@ pub struct SqliteStore {
 pub struct StoredTable {
     /// The table id.
     pub id: String,
-    /// Unix seconds of its last write (informational: idle time counts only while
-    /// the server runs, issue 13 point 1).
+    /// Unix seconds of its last write (informational: idle time counts only while the
+    /// server runs: README, "What the database keeps").
     pub last_active: i64,
     /// Its entries, oldest first, up to the first one that does not parse.
     pub entries: Vec<Entry>,
@@ -478,7 +480,7 @@ const PURGE_SLICE: u32 = 500;
 
 impl SqliteStore {
     /// Opens (or creates) the database at `path` and reads every live table back.
-    /// Refuses a file that is not this server's (issue 13 point 5).
+    /// Refuses a file that is not this server's (README, "What the database keeps").
     ///
     /// # Errors
     /// The file cannot be created or read, or is not ours.

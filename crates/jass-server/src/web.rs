@@ -1,5 +1,5 @@
-//! The browser client: built into the binary, so the server serves the game wherever
-//! it is started (issue 16 point 5), or read from `--web-dir` while developing it.
+//! The browser client: built into the binary, so the server serves the game wherever it
+//! is started, or read from `--web-dir` while developing it.
 //!
 //! Every file has a strong `ETag` (a hash of its bytes) and `Cache-Control: no-cache`:
 //! the file names carry no version, so a browser revalidates each load and gets a

@@ -216,7 +216,7 @@ impl Conn {
         // Pinged at half the away time, a live peer answers long before it would be
         // shown away, whether or not it sends the `ping` heartbeat itself (bots).
         let period = self.app.config.ping_interval.min(away_after / 2).max(Duration::from_millis(1));
-        // Whether the table was told this seat's peer is silent (issue 14 point 4).
+        // Whether the table was told this seat's peer is silent (protocol.md 2).
         let mut away = false;
         // Each connection pings at its own phase: connections opened together (a
         // restart's reconnects, a load test) would otherwise ping in one burst every
@@ -312,7 +312,7 @@ impl Conn {
                 // two leave in one write when the ack is flushed. Asked of the value,
                 // not the channel: a table stopping (SIGTERM) drops its sender right
                 // after answering, and `Receiver::has_changed` then errs although the
-                // new state is there (issue 13 point 16).
+                // new state is there (protocol.md 2: the state before its `ack`).
                 if let Some(frame) = unseen(views) {
                     self.feed(Message::Text(frame)).await?;
                 }
@@ -335,7 +335,7 @@ impl Conn {
             Some(Err(e)) => return close_for(&e),
             Some(Ok(m)) => m,
         };
-        // Control frames count against the budget like messages (issue 13 point 12):
+        // Control frames count against the budget like messages (protocol.md 8):
         // tungstenite answers every ping by itself, so an uncounted ping flood would
         // be answered without end.
         let text = match msg {
@@ -346,8 +346,8 @@ impl Conn {
         };
         let verdict = self.limit.check();
         if verdict != Verdict::Allow {
-            // A refused request still gets its one answer with its `id` (issue 13
-            // point 15): a client waiting for it would otherwise wait for ever.
+            // A refused request still gets its one answer with its `id`
+            // (protocol.md 2): a client waiting for it would otherwise wait for ever.
             let id = text.as_ref().and_then(|t| t.as_deref()).and_then(request_id);
             let sent = self.error(id, ErrorCode::RateLimited, "too many messages; slow down").await;
             if verdict == Verdict::Flood {
