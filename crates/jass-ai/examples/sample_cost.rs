@@ -1,5 +1,5 @@
-//! The cost of sampling deals per decision (issue 17 point 2), against the cost of a
-//! whole decision of the default computer.
+//! The cost of sampling deals per decision, against the cost of a whole decision of the
+//! default computer.
 //!
 //! Rounds are played by random legal cards (every allowed Weis declared, as the
 //! computer does), so that every build of the sampler meets exactly the same states;
@@ -14,10 +14,9 @@
 //! the process's instruction count (`perf stat -e instructions:u`), which the other
 //! builds on a shared machine do not disturb as they do CPU time, is the decisions'.
 //!
-//! Measured when hidden Weis became a hard constraint (issue 17 point 2), 1,000
-//! rounds, 6,588 card decisions (1,399 with hidden Weis), release build, one core of
-//! a shared two-core machine; CPU µs per decision, median / mean / p99, two runs
-//! each, alternating:
+//! Measured when hidden Weis became a hard constraint, 1,000 rounds, 6,588 card
+//! decisions (1,399 with hidden Weis), release build, one core of a shared two-core
+//! machine; CPU µs per decision, median / mean / p99, two runs each, alternating:
 //!
 //! | | before (redraws, 24 at most) | after (witnesses, exact) |
 //! | --- | --- | --- |

@@ -1,4 +1,5 @@
-//! Strength and cost of the computer player on duplicate deals (ISSUE 14, Measure).
+//! Strength and cost of the computer player on duplicate deals (docs/bots.md, "How
+//! strength is measured").
 //!
 //! Each deal (a round dealt from a fixed seed) is played twice: once with the
 //! computers in seats 0 and 2 against random-legal-card players in seats 1 and 3, once

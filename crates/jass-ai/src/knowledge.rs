@@ -1,6 +1,7 @@
 //! The computer's memory and deal sampler for other players: the arena's reference
-//! determinized MCTS (issue 17 point 4) samples its determinizations with exactly the
-//! knowledge and the sampler the computer uses, so the two differ only in search.
+//! determinized MCTS (docs/bots.md, "The arena's players") samples its determinizations
+//! with exactly the knowledge and the sampler the computer uses, so the two differ only
+//! in search.
 
 use jass_engine::{CardSet, Options, Seat, SeatView};
 use rand::Rng;

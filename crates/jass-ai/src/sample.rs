@@ -298,11 +298,11 @@ impl Constraints {
         self.declared.iter().all(|d| d.holds(hands[d.seat.index()]))
     }
 
-    /// One deal under the card constraints, with the first cards' places from
-    /// `head` when given, uniform over all such deals: each free card in turn goes
-    /// to a place with probability proportional to the number of ways to deal the
-    /// rest after it ([`Counts`]). A greedy fill (most constrained card first,
-    /// weighted by room) was biased as soon as voids overlapped (issue 17 point 2).
+    /// One deal under the card constraints, with the first cards' places from `head`
+    /// when given, uniform over all such deals: each free card in turn goes to a place
+    /// with probability proportional to the number of ways to deal the rest after it
+    /// ([`Counts`]). A greedy fill (most constrained card first, weighted by room) was
+    /// biased as soon as voids overlapped.
     fn draw<R: Rng + ?Sized>(&self, head: Option<&Head>, rng: &mut R) -> Option<[CardSet; 4]> {
         let mut hands = self.must;
         hands[self.me.index()] = self.hand;
@@ -476,10 +476,10 @@ mod tests {
     use crate::memory::{Memory, minus};
 
     /// The memory's inferences are sound (the true hands always satisfy them: voids
-    /// with the Puur exception, R5; declared Weis, R6) and every sampled deal
-    /// satisfies them, with the right number of cards per seat; every sample holds
-    /// the hidden Weis (issue 17 point 2: before, about one in ten did not). Random
-    /// rounds under every contract, every seat watching every state.
+    /// with the Puur exception, R5; declared Weis, R6) and every sampled deal satisfies
+    /// them, with the right number of cards per seat; every sample holds the hidden
+    /// Weis (before, about one in ten did not). Random rounds under every contract,
+    /// every seat watching every state.
     #[test]
     fn inferences_hold_for_the_true_hands_and_samples_respect_them() -> Result<(), String> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);

@@ -1,5 +1,6 @@
-//! The computer player's guarantees (ISSUE 14 point 6): it decides from its seat's
-//! view only, it only ever proposes legal actions, and four of them finish a game.
+//! The computer player's guarantees (protocol.md 3, "Host controls"): it decides from
+//! its seat's view only, it only ever proposes legal actions, and four of them finish a
+//! game.
 
 use jass_ai::{Computer, Config};
 use jass_engine::{
@@ -22,8 +23,8 @@ fn decisions_depend_only_on_the_seats_view() {
     views_only(config, 60, 40, 100);
 }
 
-/// Issue 17 point 3: the same with every sampled deal solved exactly (the strong
-/// player's late-round search) and the deals weighed by the contract choice.
+/// The same with every sampled deal solved exactly (the strong player's late-round
+/// search) and the deals weighed by the contract choice.
 #[test]
 fn solved_decisions_depend_only_on_the_seats_view() {
     views_only(

@@ -1,8 +1,7 @@
 //! `SeatKnowledge`, the computer's memory and sampler as other players use them (the
-//! arena's reference MCTS, issue 17 point 4): deals hold the seat's own hand, the
-//! right card counts and never a card already played; another seat's view yields
-//! nothing. (That samples respect voids, R5, and declared Weis, R6, is tested with the
-//! sampler itself.)
+//! arena's reference MCTS): deals hold the seat's own hand, the right card counts and
+//! never a card already played; another seat's view yields nothing. (That samples
+//! respect voids, R5, and declared Weis, R6, is tested with the sampler itself.)
 
 use jass_ai::SeatKnowledge;
 use jass_engine::{Action, CardSet, Contract, Game, Options, Seat, Seed, Viewer};

@@ -1,9 +1,9 @@
-//! Solver speed on the deals play meets (issue 17 point 1): whole deals from the
-//! opening lead, each with the contract the table's computer chooses for it (the
-//! arena's common chooser, 2000 playouts, as in every arena match), so the positions
-//! are those a game reaches rather than a random contract for random cards (which
-//! `jass-solver`'s `solve` example times). Per class: median, p95, p99 and max of one
-//! exact solve on one core, with the deals of a published seed list.
+//! Solver speed on the deals play meets (docs/benchmarks.md, "The solver"): whole deals
+//! from the opening lead, each with the contract the table's computer chooses for it
+//! (the arena's common chooser, 2000 playouts, as in every arena match), so the
+//! positions are those a game reaches rather than a random contract for random cards
+//! (which `jass-solver`'s `solve` example times). Per class: median, p95, p99 and max
+//! of one exact solve on one core, with the deals of a published seed list.
 //!
 //! `cargo run --release -p jass-arena --example solve_dealt -- --deals 200 --seeds claim`
 //!

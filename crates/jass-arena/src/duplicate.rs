@@ -1,5 +1,5 @@
-//! Duplicate deals (BOTS.md, "How to measure strength"): deal `i` of a match is dealt
-//! by the engine's provable shuffle from a seed derived from (master seed, `i`), and
+//! Duplicate deals (docs/bots.md, "Duplicate deals"): deal `i` of a match is dealt by
+//! the engine's provable shuffle from a seed derived from (master seed, `i`), and
 //! played twice with the same cards at the same seats, pair A at seats 0 and 2 in the
 //! first run and at seats 1 and 3 in the second. The luck of the cards cancels: per
 //! deal, D = A's card points over both runs − 157.
@@ -44,17 +44,17 @@ pub enum Contracts {
     /// match measures card play alone (the headline figure).
     #[default]
     Common,
-    /// Each pair chooses its own (issue 17 point 5's "separate run for contract
-    /// choice"): `computer` and `strong` with their own `jass_ai::Computer`, the
-    /// others with the table computer at `contract_playouts` seeded for their pair.
-    /// The match measures contract choice and card play together.
+    /// Each pair chooses its own (the separate run for contract choice): `computer` and
+    /// `strong` with their own `jass_ai::Computer`, the others with the table computer
+    /// at `contract_playouts` seeded for their pair. The match measures contract choice
+    /// and card play together.
     Own,
 }
 
 /// The table options of the headline figure: card points only, as the published work
-/// (BOTS.md): one round (`fixed_rounds`: no Weis, no Stöck, no match bonus, R10), every
-/// multiplier 1 (preset `to_1000`, R11), and a random first dealer so the forehand does
-/// not depend on who holds H7 (R2).
+/// (docs/bots.md, "The published anchors"): one round (`fixed_rounds`: no Weis, no
+/// Stöck, no match bonus, R10), every multiplier 1 (preset `to_1000`, R11), and a
+/// random first dealer so the forehand does not depend on who holds H7 (R2).
 #[must_use]
 pub fn card_points_options() -> Options {
     Options { fixed_rounds: Some(1), first_round: FirstRound::Random, ..Options::preset(Preset::To1000) }
@@ -74,11 +74,12 @@ pub fn deal_seed(master: u64, deal: u32) -> Seed {
 }
 
 /// The seed of a player's (or the chooser's) random numbers, from (master, deal, seat)
-/// and a role, so runs reproduce (BOTS.md point 6) whatever thread plays the deal.
-/// Roles: 0 the common chooser (the same in both runs, so the same contract), 1 a
-/// player of pair A, 2 of pair B. The pair is in the seed so that two equal players
-/// do not replay each other's run move for move: that would make D exactly 0 in
-/// self-play and hide any bias of the arena itself from the random-vs-random check.
+/// and a role, so runs reproduce (docs/bots.md, "Duplicate deals") whatever thread
+/// plays the deal. Roles: 0 the common chooser (the same in both runs, so the same
+/// contract), 1 a player of pair A, 2 of pair B. The pair is in the seed so that two
+/// equal players do not replay each other's run move for move: that would make D
+/// exactly 0 in self-play and hide any bias of the arena itself from the
+/// random-vs-random check.
 #[must_use]
 pub fn player_seed(master: u64, deal: u32, seat: Seat, role: u8) -> u64 {
     let mut h = Sha256::new();

@@ -1,6 +1,6 @@
-//! The full-rules run (issue 17 point 5, "a second run with full rules and the
-//! swisslos preset reports points per round and the win rate of games to 1000 on
-//! duplicate deal sequences").
+//! The full-rules run (docs/bots.md, "Full rules and each pair's own contracts"): with
+//! full rules and the swisslos preset it reports points per round and the win rate of
+//! games to 1000 on duplicate deal sequences.
 //!
 //! Game `g` of a match is a whole game under the swisslos preset with the target at
 //! 1000 ([`full_rules_options`]: multipliers 1 1 2 2 3 3, Weis, Stöck, match bonus,

@@ -1,5 +1,6 @@
-//! The headline figures of a match (BOTS.md point 4): mean D, its standard error
-//! sd(D)/√n, the 95 % interval mean ± 1.96·SE, and A's share of the points.
+//! The headline figures of a match (docs/bots.md, "Duplicate deals"): mean D, its
+//! standard error sd(D)/√n, the 95 % interval mean ± 1.96·SE, and A's share of the
+//! points.
 
 use crate::player::ROUND_POINTS;
 

@@ -1,11 +1,11 @@
 //! How long players took over their cards: not part of a result (it depends on the
-//! machine and its load, so it does not reproduce), but what the issue's "at ≤ 100
-//! ms per decision" is checked on, so the slowest decision and the decisions over
-//! that budget are kept beside the mean.
+//! machine and its load, so it does not reproduce), but what the strong level's goal of
+//! at most 100 ms a decision (docs/bots.md) is checked on, so the slowest decision and
+//! the decisions over that budget are kept beside the mean.
 
 use std::time::Duration;
 
-/// The budget per decision the strong player's goals are stated at (issue 17).
+/// The budget per decision the strong player's goals are stated at (docs/bots.md).
 pub const DECISION_BUDGET: Duration = Duration::from_millis(100);
 
 /// The wall time one pair spent on its cards in a run or game, or over many.

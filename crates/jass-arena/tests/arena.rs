@@ -1,6 +1,6 @@
-//! The arena's measuring stick (issue 17 points 4 and 5): duplicate pairing, the
-//! 157 card points, the statistics, reproducibility across thread counts and a null
-//! match of random against random.
+//! The arena's measuring stick (docs/bots.md, "How strength is measured"): duplicate
+//! pairing, the 157 card points, the statistics, reproducibility across thread counts
+//! and a null match of random against random.
 
 use jass_arena::{
     DealResult, Kind, Match, ROUND_POINTS, Summary, card_points_options, deal_seed, play_deal, play_match,
@@ -132,11 +132,11 @@ fn command_prints_a_result_line_and_a_ladder_row() {
     );
 }
 
-/// The separate run for contract choice (issue 17 point 5, `--contracts own`): each
-/// pair chooses its own contracts, a `computer` pair with its own computer and the
-/// other with the table computer seeded for its pair; replaying the choosing phase
-/// with those choosers gives the contract each run had, the two runs of a deal can
-/// differ, and the result still does not depend on the threads.
+/// The separate run for contract choice (`--contracts own`): each pair chooses its own
+/// contracts, a `computer` pair with its own computer and the other with the table
+/// computer seeded for its pair; replaying the choosing phase with those choosers gives
+/// the contract each run had, the two runs of a deal can differ, and the result still
+/// does not depend on the threads.
 #[test]
 fn own_contracts_are_chosen_by_each_pair() {
     use jass_ai::{Computer, Config};

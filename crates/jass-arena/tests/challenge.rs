@@ -1,7 +1,6 @@
 //! The reference player `challenge` (pyschieber's rule-based challenge player,
-//! re-implemented; issue 17 point 4): it always plays a legal card (R5), decides from
-//! its seat's view only, and plays the original's rules in positions where they are
-//! clear.
+//! re-implemented): it always plays a legal card (R5), decides from its seat's view
+//! only, and plays the original's rules in positions where they are clear.
 
 mod common;
 

@@ -1,5 +1,5 @@
-//! The full-rules run (issue 17 point 5, second run): games to 1000 under the swisslos
-//! preset on duplicate deal sequences, each played twice with the teams swapped.
+//! The full-rules run: games to 1000 under the swisslos preset on duplicate deal
+//! sequences, each played twice with the teams swapped.
 
 use jass_arena::{
     Estimate, FULL_RULES_TARGET, FullMatch, Kind, PairedGame, full_rules_options, play_full_match, round_seed,

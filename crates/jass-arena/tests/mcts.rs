@@ -1,6 +1,6 @@
-//! The reference player `mcts` (issue 17 point 4, JassTheRipper's determinized MCTS):
-//! it decides from its seat's view only, always plays a legal card (a forced one at
-//! once), and beats random play.
+//! The reference player `mcts` (JassTheRipper's determinized MCTS, docs/bots.md): it
+//! decides from its seat's view only, always plays a legal card (a forced one at once),
+//! and beats random play.
 
 mod common;
 
@@ -55,7 +55,7 @@ fn mcts_plays_legal_cards_and_a_forced_card_at_once() {
 }
 
 /// At a small budget the reference player already beats random play on duplicate
-/// deals (the published figure at 10 s per card is +50 points a round, BOTS.md).
+/// deals (the published figure at 10 s per card is +50 points a round, docs/bots.md).
 #[test]
 fn mcts_beats_random() {
     let m = Match {

@@ -1,6 +1,6 @@
-//! The all-seeing player (issue 17 point 4, "exact solver on the true deal: the
-//! ceiling"): with the solver from the opening lead on its card is the solver's best
-//! on the true position, and it beats random play by far.
+//! The all-seeing player (exact solver on the true deal: the ceiling): with the solver
+//! from the opening lead on its card is the solver's best on the true position, and it
+//! beats random play by far.
 
 use jass_arena::{DealResult, Kind, Match, Oracle, Summary, play_match};
 use jass_engine::{Action, Contract, Game, Options, Preset, Seat, Seed, Viewer};

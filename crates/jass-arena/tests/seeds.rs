@@ -1,5 +1,5 @@
-//! The published seed lists (issue 17 point 5, "tuning and claims use different seed
-//! lists"): disjoint, their deals differ, and the command line keeps them apart.
+//! The published seed lists (docs/bots.md, "Seed lists: tuning and claims"): disjoint,
+//! their deals differ, and the command line keeps them apart.
 
 use jass_arena::{
     CLAIM_SEED, CLAIM_SEEDS, SeedList, TUNING_SEED, TUNING_SEEDS, choose_seed, deal_seed, player_seed,

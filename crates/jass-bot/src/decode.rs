@@ -126,9 +126,9 @@ mod tests {
         }
     }
 
-    /// Moved with the fast path from `jass-protocol` (issue 16 point 9): a `state`
-    /// decodes alike whatever the key order, and the fast path refuses the same
-    /// mistakes as the derived decoder.
+    /// Moved with the fast path from `jass-protocol`: a `state` decodes alike whatever
+    /// the key order, and the fast path refuses the same mistakes as the derived
+    /// decoder.
     #[test]
     fn a_state_decodes_alike_whatever_the_key_order() {
         let state = examples()

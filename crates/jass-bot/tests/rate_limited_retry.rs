@@ -1,4 +1,4 @@
-//! Issue 13 point 15: a bot refused `rate_limited` tries again instead of waiting for
+//! A bot refused `rate_limited` (protocol.md 8) tries again instead of waiting for
 //! ever. The server's bucket here holds one message, which `hello` takes, so the
 //! host's `start` is refused and only a retry can start the game.
 

@@ -68,7 +68,7 @@ fn who_acts(to_act: Option<Seat>) -> String {
 mod tests {
     use super::*;
 
-    // Issue 13 point 21: messages are for people and name seats as numbers.
+    // Messages are for people and name seats as numbers (protocol.md 7).
     #[test]
     fn messages_name_seats_by_number() {
         let e = RuleError::NotYourTurn { to_act: Seat::new(0) };

@@ -48,7 +48,7 @@ pub struct Game {
     /// Crossing of the target found in finished rounds (R10).
     crossed: [Option<CountPos>; 2],
     /// The finished rounds' summaries, compact (a server keeps a game for its whole
-    /// length: Issue 13 point 14).
+    /// length).
     pub(crate) history: History,
     /// The last of `history`, kept apart so that views copy it straight from here.
     pub(crate) last_round: Option<RoundSummary>,
@@ -448,8 +448,8 @@ impl Game {
 
     /// The tricks of the round [`last_round`](SeatView::last_round) scores, in order:
     /// public (every card was played face up), so any viewer may have them, e.g. to
-    /// browse the round from its summary (issue 15 point 2). Empty before the first
-    /// round is scored.
+    /// browse the round from its summary (protocol.md 1, "Other endpoints"). Empty
+    /// before the first round is scored.
     #[must_use]
     pub fn last_round_tricks(&self) -> Vec<CompletedTrick> {
         let Some(contract) = self.last_round.and_then(|r| r.contract) else {

@@ -1,6 +1,6 @@
-//! How strong a computer seat plays, as the host of a table chooses it (issue 17
-//! point 3). It lives with the records because a record says who played: the wire
-//! (`jass_protocol`) and the computer player (`jass_ai`, where a level becomes
+//! How strong a computer seat plays, as the host of a table chooses it (protocol.md 3,
+//! "Computer levels"). It lives with the records because a record says who played: the
+//! wire (`jass_protocol`) and the computer player (`jass_ai`, where a level becomes
 //! settings) use this one type.
 
 use serde::{Deserialize, Serialize};

@@ -124,9 +124,9 @@ pub struct SeatView {
     pub commitment: Commitment,
     /// The previous round's score with its revealed seed.
     pub last_round: Option<RoundSummary>,
-    /// That round's last trick (public: every card was shown when played), so a
-    /// client shows it with the same pause as every other trick before the summary
-    /// (issue 15 point 2). Only this one: a whole round's tricks in every frame made
+    /// That round's last trick (public: every card was shown when played), so a client
+    /// shows it with the same pause as every other trick before the summary
+    /// (protocol.md 5.2). Only this one: a whole round's tricks in every frame made
     /// each socket's write buffer grow by a size class (the load bench's memory per
     /// table rose from 57 to 72 KiB); the rest come from [`Game::last_round_tricks`]
     /// (over HTTP).

@@ -1,7 +1,7 @@
-//! Issue 13 point 14: a game keeps its record and round summaries compact and builds
-//! them in full on demand. The full forms must be exactly what the game accepted, so
-//! this test keeps its own record of every accepted action (R12, with the R10 rule
-//! for a bedanke between rounds) and compares.
+//! A game keeps its record and round summaries compact and builds them in full on
+//! demand. The full forms must be exactly what the game accepted, so this test keeps
+//! its own record of every accepted action (R12, with the R10 rule for a bedanke
+//! between rounds) and compares.
 #![allow(missing_docs)]
 
 mod common;

@@ -1,6 +1,6 @@
-//! Issue 15 point 2: a view carries the previous round's last trick, so a client
-//! shows the ninth trick before the summary, and `Game::last_round_tricks` gives the
-//! whole round (served over HTTP) to browse without replaying rules.
+//! A view carries the previous round's last trick (protocol.md 5.2), so a client shows
+//! the ninth trick before the summary, and `Game::last_round_tricks` gives the whole
+//! round (served over HTTP) to browse without replaying rules.
 #![allow(missing_docs)]
 
 mod common;

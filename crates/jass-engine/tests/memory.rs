@@ -1,4 +1,5 @@
-//! Issue 13 point 14: the memory a game holds stays small over a whole game.
+//! The memory a game holds stays small over a whole game (docs/benchmarks.md, "Memory
+//! over whole games").
 #![allow(missing_docs)]
 
 mod common;

@@ -1,5 +1,5 @@
-//! Issue 13 point 21: what protocol.md 5.2 now says about `last_round`,
-//! `rounds_played` and the first round's dealer, checked against the engine's views.
+//! What protocol.md 5.2 says about `last_round`, `rounds_played` and the first round's
+//! dealer, checked against the engine's views.
 
 mod common;
 
@@ -23,7 +23,7 @@ fn golden() -> Seed {
     Seed(b)
 }
 
-// Issue 13 point 21: under `seven_of_hearts` the first round's `dealer` is the drawn
+// Under `seven_of_hearts` the first round's `dealer` is the drawn
 // seat (6.2 step 5), and it may be the forehand too; the holder of H7 deals round 2.
 #[test]
 fn first_round_dealer_is_the_drawn_seat() {
@@ -38,7 +38,7 @@ fn first_round_dealer_is_the_drawn_seat() {
     assert_eq!((last.round, last.dealer, last.forehand), (0, seat(1), seat(1)));
 }
 
-// Issue 13 point 21: `card_points`, `match_bonus`, `weis` and `stoeck` are raw points;
+// `card_points`, `match_bonus`, `weis` and `stoeck` are raw points;
 // `total` is their sum times `multiplier`; `running_total` adds up the totals.
 #[test]
 fn last_round_numbers_raw_and_multiplied() {
@@ -70,7 +70,7 @@ fn last_round_numbers_raw_and_multiplied() {
     }
 }
 
-// Issue 13 point 21: a bedanke right after a deal (no push, no contract yet) adds no
+// A bedanke right after a deal (no push, no contract yet) adds no
 // round: `rounds_played` and `last_round` stay those of the finished rounds.
 #[test]
 fn bedanke_right_after_a_deal_adds_no_round() {
@@ -89,7 +89,7 @@ fn bedanke_right_after_a_deal_adds_no_round() {
     assert_eq!((last.round, last.complete), (1, true));
 }
 
-// Issue 13 point 21: a bedanke in a begun round (pushed or contract chosen) scores it
+// A bedanke in a begun round (pushed or contract chosen) scores it
 // as far as it went: `last_round` is that round with `complete: false`, and
 // `rounds_played` counts it.
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 13 point 18: protocol.md 5.2 says `weis_result` is `{team, points}` after
+//! protocol.md 5.2 says `weis_result` is `{team, points}` after
 //! trick 1, with `team` null when nobody declared. Under `fixed_rounds` nobody can
 //! declare (R10), so after trick 1 every view shows `{team: null, points: 0}`, as in
 //! any other game without Weis; before trick 1 ends it is `null`.
@@ -30,7 +30,6 @@ fn weis_result_through_a_round(options: Options) {
     }
 }
 
-// Issue 13 point 18.
 #[test]
 fn weis_result_is_set_after_trick_one_with_fixed_rounds() {
     weis_result_through_a_round(Options { fixed_rounds: Some(3), ..Options::default() });

@@ -441,14 +441,14 @@ pub struct TableView {
     pub review_ready: Option<u32>,
 }
 
-/// How strong a computer seat plays, as the host chose it (issue 17 point 3); one
-/// type with the records' and the computer player's.
+/// How strong a computer seat plays, as the host chose it (protocol.md 3, "Computer
+/// levels"); one type with the records' and the computer player's.
 pub use jass_engine::Level;
 
 /// How long the table waits for a player before the computer plays for them
-/// (issue 14, points 2 and 3). All in whole seconds; 0 turns a part off.
-/// (`remote = "Self"`: decoded from a JSON object only, see `object`; an array of
-/// the three numbers is refused as malformed.)
+/// (protocol.md 3, "Step-in and move clock"). All in whole seconds; 0 turns a part off.
+/// (`remote = "Self"`: decoded from a JSON object only, see `object`; an array of the
+/// three numbers is refused as malformed.)
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Timing {

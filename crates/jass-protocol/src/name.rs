@@ -192,7 +192,7 @@ mod tests {
         }
     }
 
-    // Issue 13 point 13: ordinary names of many scripts pass, trimmed.
+    // Ordinary names of many scripts pass, trimmed (protocol.md 1, "Names").
     #[test]
     fn ordinary_names_pass() {
         for name in [
@@ -220,7 +220,7 @@ mod tests {
         assert_eq!(validate("  Anna  ").as_deref(), Ok("Anna"));
     }
 
-    // Issue 13 point 13: NFC, so two spellings of one name are one name.
+    // NFC, so two spellings of one name are one name.
     #[test]
     fn names_are_nfc() {
         assert_eq!(validate("Zoe\u{0308}").as_deref(), Ok("Zo\u{00EB}"));
@@ -228,7 +228,7 @@ mod tests {
         assert_eq!(validate("Zoe\u{0308}"), validate("Zo\u{00EB}"));
     }
 
-    // Issue 13 point 13: length is counted in characters after NFC and trimming.
+    // Length is counted in characters after NFC and trimming.
     #[test]
     fn length_limits() {
         assert_eq!(refused(""), NameError::Empty);
@@ -240,7 +240,7 @@ mod tests {
         assert_eq!(refused(&"a".repeat(MAX_NAME_CHARS + 1)), NameError::TooLong { chars: 25 });
     }
 
-    // Issue 13 point 13: invisible characters are refused wherever they stand.
+    // Invisible characters are refused wherever they stand.
     #[test]
     fn invisible_characters_are_refused() {
         for ch in [
@@ -274,7 +274,7 @@ mod tests {
         assert!(matches!(refused("1\u{FE0F}"), NameError::Forbidden { ch: '\u{FE0F}', .. }));
     }
 
-    // Issue 13 point 13: bidi controls could reorder what is shown around the name.
+    // Bidi controls could reorder what is shown around the name.
     #[test]
     fn bidi_controls_are_refused() {
         for ch in [
@@ -286,7 +286,7 @@ mod tests {
         }
     }
 
-    // Issue 13 point 13: control characters and other spaces.
+    // Control characters and other spaces.
     #[test]
     fn controls_and_odd_spaces_are_refused() {
         for ch in ['\0', '\t', '\n', '\r', '\u{7F}', '\u{85}', '\u{9B}'] {
@@ -306,7 +306,7 @@ mod tests {
         assert_eq!(refused("\n\t "), NameError::Empty);
     }
 
-    // Issue 13 point 13: marks must sit on something, and not pile up.
+    // Marks must sit on something, and not pile up.
     #[test]
     fn marks_are_bounded() {
         assert_eq!(refused("\u{0301}Anna"), NameError::LoneMark { ch: '\u{0301}' });
@@ -316,7 +316,7 @@ mod tests {
         assert_eq!(refused("Z\u{0336}\u{0335}\u{0334}\u{0337}\u{0338}algo"), NameError::StackedMarks);
     }
 
-    // Issue 13 point 13: a name mixing confusable scripts is refused.
+    // A name mixing confusable scripts is refused.
     #[test]
     fn mixed_scripts_are_refused() {
         assert_eq!(refused("\u{0410}nna"), NameError::MixedScripts); // Cyrillic А + Latin
@@ -326,7 +326,7 @@ mod tests {
         assert!(validate("日本のアンナ").is_ok());
     }
 
-    // Issue 13 point 13 (and point 5): names read back from the store.
+    // Names read back from the store.
     #[test]
     fn stored_names_are_checked_the_same_way() {
         assert_eq!(check_stored("Anna"), Ok(()));

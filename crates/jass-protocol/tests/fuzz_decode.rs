@@ -1,4 +1,4 @@
-//! Fuzzing the client-frame decoder (issue 5): whatever a client sends, decoding never
+//! Fuzzing the client-frame decoder: whatever a client sends, decoding never
 //! panics, and anything that decodes survives a round trip unchanged, so the server
 //! can log, store and replay what it accepted.
 

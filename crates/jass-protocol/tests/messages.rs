@@ -11,7 +11,7 @@ fn strict_decoding() {
     assert!(parse(r#"{"type":"schiebe"}"#).is_ok());
     assert!(parse(r#"{"type":"bedanke","id":3}"#).is_ok());
     assert!(parse(r#"{"type":"bedanke","foo":1}"#).is_err(), "unknown field");
-    // Issue 13 point 20: bedanke is a game action and may carry a version like the others.
+    // Bedanke is a game action and may carry a version like the others (protocol.md 2).
     assert!(parse(r#"{"type":"bedanke","version":3}"#).is_ok());
     assert!(parse(r#"{"type":"fly"}"#).is_err(), "unknown type");
     assert!(parse(r#"{"type":"play"}"#).is_err(), "missing card");
@@ -22,7 +22,8 @@ fn strict_decoding() {
     assert!(parse(r#"{"type":"choose","contract":"trump"}"#).is_err());
     assert!(parse(r#"{"type":"swap_seats","a":0,"b":4}"#).is_err(), "seat out of range");
     assert!(parse(r#"[1,2]"#).is_err());
-    // Issue 16 point 9: a sequence is not a message, even one serde could read as one.
+    // A sequence is not a message, even one serde could read as one (protocol.md: one
+    // object per frame).
     assert!(parse(r#"["play","HJ"]"#).is_err(), "was read as a play");
     assert!(parse(r#"["schiebe"]"#).is_err());
     assert!(parse(r#"{"type":"hello","protocol":1,"token":"abc"}"#).is_ok());
@@ -106,7 +107,7 @@ fn a_state_decodes_alike_whatever_the_key_order() {
         let keys: Vec<&str> = order.iter().copied().filter(|k| *k != "version").collect();
         assert!(serde_json::from_str::<ServerMsg>(&text_in_order(&missing, &keys)).is_err(), "missing field");
     }
-    // Issue 16 point 9: only an object, as before the fast path moved to jass-bot.
+    // Only an object, as before the fast path moved to jass-bot.
     for bad in
         [r#"{"type":"stat","version":1}"#, r#"{"type":7}"#, "{}", "[]", r#""state""#, r#"["pong",5,null]"#]
     {

@@ -1,4 +1,4 @@
-//! Issue 13 point 13: name validation over arbitrary input. Whatever a client (or a
+//! Name validation (protocol.md 1, "Names") over arbitrary input. Whatever a client (or a
 //! damaged store) hands in, `validate` never panics, what it accepts is canonical (the
 //! stored form passes `check_stored`, and validating it again changes nothing), and no
 //! accepted name holds a character of the refused classes.

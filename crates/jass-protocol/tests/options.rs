@@ -1,4 +1,4 @@
-//! Issue 13 point 19: protocol.md 1 and 6.1 say `options` overrides any subset of the
+//! protocol.md 1 and 6.1 say `options` overrides any subset of the
 //! preset's options; that holds inside `multipliers` too.
 
 use jass_engine::{Multipliers, Options, Preset};
@@ -12,7 +12,6 @@ fn over(v: Value) -> Map<String, Value> {
     }
 }
 
-// Issue 13 point 19.
 #[test]
 fn a_partial_multipliers_object_is_merged_over_the_preset() {
     let o = options_from(None, Some(&over(json!({"multipliers": {"spades": 4}})))).unwrap();

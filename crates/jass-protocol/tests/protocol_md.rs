@@ -371,7 +371,7 @@ fn golden_vector_matches_the_engine() {
     assert_eq!(documented.len(), rows.len(), "protocol.md 6.2 golden vector has extra rows");
 }
 
-/// The presets example is what the server serves, to the last option (issue 16 point 6).
+/// The presets example is what the server serves, to the last option.
 #[test]
 fn the_presets_example_is_the_engines_presets() {
     let md = protocol_md();

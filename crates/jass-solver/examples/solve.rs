@@ -1,7 +1,7 @@
-//! Solver speed (issue 17 point 1), on one core: random positions with a given number
-//! of cards left (36 = a whole deal from the opening lead), reached by random legal
-//! play; per class the median, p95, p99 and max time of one solve. A class stops
-//! early when its time budget is spent (the count solved is printed).
+//! Solver speed (docs/benchmarks.md, "The solver"), on one core: random positions with
+//! a given number of cards left (36 = a whole deal from the opening lead), reached by
+//! random legal play; per class the median, p95, p99 and max time of one solve. A class
+//! stops early when its time budget is spent (the count solved is printed).
 //!
 //! `cargo run --release -p jass-solver --example solve -- --cards 12,16,20,24,28,36 --n 1000`
 //!

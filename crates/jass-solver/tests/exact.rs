@@ -1,6 +1,6 @@
 //! The solver's values equal plain minimax (no table, no pruning, no merging of
-//! equivalent cards) on random positions (issue 17 point 1; a larger sample runs in
-//! the `solve` example with `--check`).
+//! equivalent cards) on random positions (a larger sample runs in the `solve` example
+//! with `--check`).
 
 mod common;
 
@@ -62,10 +62,10 @@ fn positions_that_cannot_occur_are_refused() {
     assert!(bad.validate().is_err(), "a card held twice");
 }
 
-/// Issue 17 point 1: the table's relative-rank keys. Two positions that differ only
-/// in which of two equal-point cards with nothing in play between them was already
-/// played share every table entry: the second solve finds its value in the table
-/// without searching a card, and the value is the same.
+/// The table's relative-rank keys. Two positions that differ only in which of two
+/// equal-point cards with nothing in play between them was already played share every
+/// table entry: the second solve finds its value in the table without searching a card,
+/// and the value is the same.
 #[test]
 fn a_transposed_position_is_answered_from_the_table() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(29);

@@ -1,8 +1,8 @@
-//! Start-up cost of many finished tables (issue 13 point 6): `TABLES` tables of
-//! `ENTRIES` entries each are stored, then the store is opened with all of them
-//! live, and again once all are archived (as finished tables are once idle).
-//! Prints the open time and what was loaded; the server would also replay every
-//! loaded table.
+//! Start-up cost of many finished tables (README, "What the database keeps"): `TABLES`
+//! tables of `ENTRIES` entries each are stored, then the store is opened with all of
+//! them live, and again once all are archived (as finished tables are once idle).
+//! Prints the open time and what was loaded; the server would also replay every loaded
+//! table.
 //!
 //! `cargo run --release -p jass-store --example startup -- [TABLES=3000] [ENTRIES=290]`
 

@@ -1,8 +1,7 @@
-//! Issue 13: the store refuses files that are not its own (point 5), validates what
-//! it reads back (point 5), keeps finished tables out of start-up and purges them
-//! after the retention (point 6), answers a read of an unknown table without
-//! scanning the log (point 9), and sets damaged entries aside instead of deleting
-//! them (point 2).
+//! The store refuses files that are not its own, validates what it reads back, keeps
+//! finished tables out of start-up and purges them after the retention, answers a
+//! read of an unknown table without scanning the log, and sets damaged entries aside
+//! instead of deleting them (README, "What the database keeps").
 
 use jass_store::{Database, DatabaseError};
 use rusqlite::Connection;

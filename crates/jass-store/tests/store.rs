@@ -338,7 +338,8 @@ async fn a_database_from_before_the_log_opens_with_its_entries() {
     drop(store);
     let (_s, tables) = Database::open(&path).unwrap();
     assert_eq!(tables[0].entries, ["1", "2", "3", "4"]);
-    // Issue 13 point 5: a file of ours from before the ids is stamped as ours.
+    // A file of ours from before the ids is stamped as ours (README, "What the database
+    // keeps").
     let conn = rusqlite::Connection::open(&path).unwrap();
     let ids: (i32, i32) = conn
         .query_row("SELECT * FROM pragma_application_id, pragma_user_version", [], |r| {

@@ -1,5 +1,5 @@
-//! Issue 17 point 2: every sampled deal is consistent with what the seat knows, and
-//! the deals are drawn uniformly over the consistent ones.
+//! Every sampled deal is consistent with what the seat knows, and the deals are drawn
+//! uniformly over the consistent ones.
 //!
 //! The constraints are computed here independently of [`Memory`], from the game's
 //! truth: the cards each seat played and the trick before each play (a deal is
@@ -287,11 +287,10 @@ fn issue17_late_deals_are_uniform_over_the_consistent_ones() -> Result<(), Strin
     uniform_late(1717, 40, false, super::MAX_COMBINATIONS).map(|_| ())
 }
 
-/// Issue 17 point 2: as above, on late positions where a declaration whose cards
-/// stayed hidden (R6) rules out some of the deals the card constraints allow: the
-/// samples never break it and are uniform over the deals that keep it, drawn under
-/// witnesses (some positions with deals meeting several) and, separately, with
-/// every declaration met by drawing again.
+/// As above, on late positions where a declaration whose cards stayed hidden (R6) rules
+/// out some of the deals the card constraints allow: the samples never break it and are
+/// uniform over the deals that keep it, drawn under witnesses (some positions with
+/// deals meeting several) and, separately, with every declaration met by drawing again.
 #[test]
 fn issue17_late_deals_with_hidden_weis_are_uniform() -> Result<(), String> {
     let (several, redrawn) = uniform_late(1718, 40, true, super::MAX_COMBINATIONS)?;

@@ -1,5 +1,5 @@
 //! What the players' tests share: random deals and cards, and the check that a
-//! player decides from its seat's view only (issue 17 point 4).
+//! player decides from its seat's view only.
 
 #![allow(dead_code)]
 
