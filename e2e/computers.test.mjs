@@ -1,5 +1,6 @@
-// Computer players in the browser (issue 14 points 1, 2, 5 and 8), against the real
-// jass-server with computers that move at once (--computer-think-ms 0):
+// Computer players in the browser (protocol.md 3, "Host controls" and "Step-in and
+// move clock"), against the real jass-server with computers that move at once
+// (--computer-think-ms 0):
 // - a phone (touch, German) plays a whole game against three computers by tapping
 //   only, started with "play with computers" from the start page;
 // - the host fills seats with computers in the lobby; a page that goes offline is
@@ -83,7 +84,7 @@ test('a phone plays a whole game against three computers by tapping only', { tim
   await p.page.fill(tid('name-input'), 'Sofia');
   await p.page.selectOption(tid('preset-select'), 'to_1000');
   await p.page.fill(tid('opt-target'), '300');
-  // The options beyond preset and target are folded (issue 15 point 7).
+  // The options beyond preset and target are folded.
   await press(p, tid('more-options-toggle'));
   await p.page.selectOption(tid('opt-end'), 'automatic');
   await shot(p, 'start-de');
@@ -326,8 +327,8 @@ test('the host frees a seat and gives one to the computer during a game; a new p
   assert.deepEqual(errors, []);
 });
 
-// Issue 17 point 3: the host picks each computer's level; the seat badge names easy
-// and strong (normal is just "computer").
+// The host picks each computer's level (protocol.md 3, "Computer levels"); the seat
+// badge names easy and strong (normal is just "computer").
 test('the host picks computer levels in the lobby, the seat manager and the start page', { timeout: 120_000 }, async () => {
   // --- the start page: "play with computers" at strong.
   const solo = await openPage(browser, 'Solo', { size: PHONE, locale: 'en-US', errors });

@@ -1,5 +1,5 @@
-// Issue 15 points 7, 8, 9, 10, 12 and 14 in the browser, against the real jass-server
-// with computers that move at once:
+// The start page, keyboard play, the round list, the deck and the table's cues in the
+// browser, against the real jass-server with computers that move at once:
 // - the start page's Create and "play with computers" are on the phone's first screen;
 // - a desktop plays a whole game against three computers by keyboard only (arrows,
 //   Enter, S to push, 1–6 for the contract); the per-round list matches the server's
@@ -39,7 +39,7 @@ async function shot(p, name) {
   await p.page.screenshot({ path: `${ARTIFACTS}cues-${name}-${p.size}.png`, fullPage: true });
 }
 
-/** WCAG contrast of every text run drawn straight on the felt (issue 15 point 10). */
+/** WCAG contrast of every text run drawn straight on the felt. */
 async function feltContrast(p) {
   return p.page.evaluate(() => {
     const rgb = (s) => (s.match(/[\d.]+/g) || []).map(Number);
@@ -120,7 +120,8 @@ test('issue 15 point 7: the start page puts Create and "play with computers" on 
   assert.deepEqual(errors, []);
 });
 
-// Issue 16 point 6: the start form is filled from the server's presets, not a copy.
+// The start form is filled from the server's presets (protocol.md 1, `GET /api/presets`),
+// not a copy.
 test('issue 16 point 6: the start page offers the server\'s presets and fills every option from them', async () => {
   const served = await (await fetch(`${server.base}/api/presets`)).json();
   const p = await openPage(browser, 'presets', { size: PHONE, errors });

@@ -24,7 +24,7 @@ const FRENCH = {
 };
 
 // The four-colour deck of tournament play: hearts red, diamonds blue, clubs green,
-// spades black (issue 15 point 10).
+// spades black.
 const FOUR_COLOUR = { H: '#c8102e', D: '#1565c0', C: '#1b7a2f', S: '#1a1a1a' };
 // Court indices: German-speaking Swiss French decks read B (Bauer), D (Dame), K (König).
 const FRENCH_LABELS = { en: { T: '10' }, de: { T: '10', J: 'B', Q: 'D' } };
@@ -58,7 +58,7 @@ const SWISS = {
       '<path d="M12 8H88V34H12Z" fill="#1a1a1a"/><path d="M12 48H88" /><path d="M50 34V97" stroke="#c8102e" stroke-width="8"/></g>',
   },
   // Eicheln: a brown nut under a green cap, and green indices, so that it cannot be
-  // taken for the yellow Schellen on a phone (issue 15 point 10).
+  // taken for the yellow Schellen on a phone.
   eicheln: {
     color: '#1b6b2a',
     body: '<g stroke="#2a1808" stroke-width="2.5"><path d="M50 2V16" stroke-width="5"/><path d="M22 64C22 40 34 30 50 30C66 30 78 40 78 64C78 84 64 97 50 97C36 97 22 84 22 64Z" fill="#8b5a2b"/>' +

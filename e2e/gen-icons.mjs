@@ -1,5 +1,5 @@
-// Renders the app icons in ../web/icons/ from icon.svg with Chromium (issue 15
-// point 13): icon-192.png and icon-512.png (rounded felt, transparent corners) and
+// Renders the app icons in ../web/icons/ from icon.svg with Chromium:
+// icon-192.png and icon-512.png (rounded felt, transparent corners) and
 // icon-maskable-512.png (the felt fills the square, the cards shrunk well inside the
 // safe circle of radius 40 %, so any launcher mask keeps them whole).
 // Run: node gen-icons.mjs

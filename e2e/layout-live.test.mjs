@@ -1,4 +1,4 @@
-// Issue 15 points 1, 2, 3 against the real jass-server: a phone and a desktop page
+// The game screen's layout against the real jass-server: a phone and a desktop page
 // each play rounds against three computers (--computer-think-ms 0). Whenever the
 // page must choose trump its whole hand is in the viewport; during play the top bar
 // names who chose trump; after the 36th card the ninth trick (from the view's

@@ -1,4 +1,4 @@
-// Issue 15 points 1-6 and 11: the game screen's layout, measured with bounding boxes
+// The game screen's layout, measured with bounding boxes
 // at 390×844 (touch) and 1280×800, from canned views (lib/scenes15.mjs) rendered by
 // the real client over a static server. Screenshots of each scene, in both
 // languages and both decks, go to artifacts/layout-*.png.
@@ -68,7 +68,7 @@ async function overlaps(page) {
 const shot = (page, name) => page.screenshot({ path: `${ARTIFACTS}layout-${name}.png`, fullPage: false });
 
 for (const [label, size] of SIZES) {
-  // Issue 15 point 1: the hand is fully visible while the contract dialog is open.
+  // The hand is fully visible while the contract dialog is open.
   test(`${label}: the hand is fully in view with the contract dialog or the Weis choice open (issue 15 point 1)`, async () => {
     const page = await open(size);
     for (const scene of ['contractPushed', 'contractForehand']) {
@@ -104,7 +104,7 @@ for (const [label, size] of SIZES) {
     await page.context().close();
   });
 
-  // Issue 15 point 4 (and 5's Weis boxes): nothing on the felt covers anything else.
+  // Nothing on the felt covers anything else (the Weis boxes included).
   test(`${label}: trick cards, Weis boxes, caption, lead marker and seats do not overlap (issue 15 point 4)`, async () => {
     const page = await open(size);
     for (const scene of ['firstTrick', 'weisLeftRight', 'weisTopBottom', 'ninthBefore']) {
@@ -128,7 +128,7 @@ for (const [label, size] of SIZES) {
     await page.context().close();
   });
 
-  // Issue 15 point 3: trump, multiplier, chooser and "pushed" on every size.
+  // Trump, multiplier, chooser and "pushed" on every size.
   test(`${label}: trump, multiplier, chooser and pushed are visible (issue 15 point 3)`, async () => {
     for (const lang of ['en', 'de']) {
       const page = await open(size, { lang });
@@ -145,7 +145,7 @@ for (const [label, size] of SIZES) {
     }
   });
 
-  // Issue 15 point 5: each Weis named, with its points, its cards legible.
+  // Each Weis named, with its points, its cards legible.
   test(`${label}: Weis are named with their points (issue 15 point 5)`, async () => {
     const page = await open(size, { lang: 'de' });
     await show(page, SCENES.weisLeftRight);
@@ -173,7 +173,7 @@ for (const [label, size] of SIZES) {
     await page.context().close();
   });
 
-  // Issue 15 point 2: the ninth trick shows with the same pause, then the summary; its tricks browse.
+  // The ninth trick shows with the same pause, then the summary; its tricks browse.
   test(`${label}: the ninth trick is shown before the round summary (issue 15 point 2)`, async () => {
     const page = await open(size);
     await show(page, SCENES.ninthBefore);
@@ -210,7 +210,7 @@ for (const [label, size] of SIZES) {
   });
 }
 
-// Issue 15 point 6: every interactive element of the game screen is at least 44×44 on the phone.
+// Every interactive element of the game screen is at least 44×44 on the phone.
 test('phone: every interactive element of the game screen is at least 44×44 (issue 15 point 6)', async () => {
   const page = await open(PHONE);
   const all = [];
@@ -453,7 +453,7 @@ test('every finished trick stays on the felt for its time, whatever comes behind
   }
 });
 
-// Issue 15 point 11: cards travel, and not under prefers-reduced-motion.
+// Cards travel, and not under prefers-reduced-motion.
 test('cards travel to the trick and to the winner, a dealt hand fans in, none of it under reduced motion (issue 15 point 11)', async () => {
   for (const motion of [true, false]) {
     const page = await open(DESKTOP, { motion });
@@ -502,7 +502,7 @@ test('phone: a card travelling in from the side never widens the page (issue 15 
   await page.context().close();
 });
 
-// Screenshots of the game screens: both sizes, both languages, both decks (issue 15).
+// Screenshots of the game screens: both sizes, both languages, both decks.
 test('screenshots of the game screens', async () => {
   for (const [label, size] of SIZES) {
     for (const lang of ['en', 'de']) {

@@ -1,4 +1,4 @@
-// Liveness you can trust (issue 14 point 4), in Chromium against the real server: a
+// Liveness you can trust (protocol.md 2), in Chromium against the real server: a
 // page that goes offline is shown away to the others within about 15 s; a card
 // tapped while it is offline is sent when it is back and taken; a page whose socket
 // silently stops delivering (open, but nothing comes through) notices by its own
@@ -79,7 +79,7 @@ test('an offline page is shown away, comes back by itself and keeps its tap', { 
   await ben.page.waitForSelector(tid('conn-banner'));
 
   // While offline his table is stale: shown dimmed and not clickable, his own dot not
-  // green (issue 15 point 9; before, a tap was taken and kept for the next connection).
+  // green (before, a tap was taken and kept for the next connection).
   const card = ss[1].view.game.allowed.cards[0];
   assert.equal(await ben.page.getAttribute('.screen.game', 'inert'), '', 'the stale table is inert');
   assert.match(await ben.page.getAttribute(tid('dot-1'), 'class'), /\boff\b/);

@@ -1,7 +1,7 @@
 // The browser client's connection (web/net.js) without a browser: a fake WebSocket
 // and Node's mock timers check the heartbeat, the dead-socket watchdog and that a
 // game action tapped into a dead or down connection is sent again with its version
-// (issue 14 point 4). Fast: no server, no Chromium.
+// (protocol.md 2). Fast: no server, no Chromium.
 import { test, mock, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -37,7 +37,7 @@ export const SCENES = {
   playing: view(game({ allowed: { schiebe: false, choose: false, cards: ['H6', 'HA', 'S8', 'ST', 'SJ'], weis: [['DT', 'DJ', 'DQ', 'DK']], weis_points: [50], stoeck: true, bedanke: true }, hand: ['H6', 'HA', 'DT', 'DJ', 'DQ', 'DK', 'S8', 'ST', 'SJ'] })),
   choosing: view(game({ phase: 'choosing', contract: null, chosen_by: null, pushed: true, trick: { number: 0, leader: 1, cards: [] }, weis: [], allowed: { schiebe: false, choose: true, cards: [], weis: [], stoeck: false, bedanke: true } })),
   trick3: view(game({ trick: { number: 1, leader: 3, cards: [{ seat: 3, card: 'SQ' }, { seat: 0, card: 'S6' }, { seat: 1, card: 'S9' }] }, weis: [{ seat: 1, points: [50], cards: [['DT', 'DJ', 'DQ', 'DK']] }, { seat: 2, points: [20], cards: [['H6', 'H7', 'H8']] }], weis_result: { team: 1, points: 50 }, stoeck: 3, last_trick: { trick: 0, cards: [{ seat: 1, card: 'H7' }, { seat: 2, card: 'HA' }, { seat: 3, card: 'HK' }, { seat: 0, card: 'HQ' }], winner: 2, points: 18 } })),
-  // Issue 14: computer seats, a stand-in, a waiting player, the move clock.
+  // Computer seats, a stand-in, a waiting player, the move clock.
   computersLobby: view(null, { games: 0, you: 0, seats: [seats[0], { name: 'Computer 2', computer: true, connected: true }, { name: null, connected: false }, { name: 'Computer 4', computer: true, connected: true }], timing: { step_in: 20, move_clock: 15, reserve: 60 } }),
   computersGame: view(game({ to_act: 3 }), {
     you: 0, seats: [seats[0], { name: 'Computer 2', computer: true, connected: true }, { name: 'Bartholomew', connected: false, stand_in: true }, { name: 'Dan', connected: true, waiting: true, stand_in: true }],

@@ -1,4 +1,4 @@
-// Install and share (issue 15 point 13), against the real jass-server (its headers,
+// Install and share, against the real jass-server (its headers,
 // its content types): the manifest and its icons are served and parsed, Chromium
 // finds the page installable, the service worker registers and takes control, caches
 // the static client under a versioned name and never /api or /ws, a page opened
@@ -44,7 +44,7 @@ function pngSize(buf) {
   return [buf.readUInt32BE(16), buf.readUInt32BE(20)];
 }
 
-// Issue 15 point 13: the manifest and the icons it names.
+// The manifest and the icons it names.
 test('the web app manifest and its icons are served and complete', async () => {
   const r = await fetch(`${server.base}/manifest.webmanifest`);
   assert.equal(r.status, 200);
@@ -68,7 +68,7 @@ test('the web app manifest and its icons are served and complete', async () => {
   assert.match(sw.headers.get('content-type'), /javascript/);
 });
 
-// Issue 15 point 13: installable, the worker in control, the cache versioned and static only.
+// Installable, the worker in control, the cache versioned and static only.
 test('the service worker registers, controls the page and caches the static client only', async () => {
   const errors = [];
   const p = await openPage(browser, 'Installer', { size: PHONE, errors });
@@ -120,7 +120,7 @@ function qrPath(text) {
   return d;
 }
 
-// Issue 15 point 13: the native share sheet where the browser has one, and a QR code of the link.
+// The native share sheet where the browser has one, and a QR code of the link.
 test('the lobby shares the table link by the native share sheet and by a QR code', async () => {
   const t = await createTable();
   const link = `${server.base}/t/${t.table}`;
@@ -169,7 +169,7 @@ test('the lobby shares the table link by the native share sheet and by a QR code
   }
 });
 
-// Issue 15 point 13: opened while the server cannot be reached, the waiting page; when
+// Opened while the server cannot be reached, the waiting page; when
 // it answers again, the table. (The server is stopped and started again on the same
 // port and database: Chromium's offline emulation does not reach a service worker's
 // own fetches, so it could not tell the cache from the network.)

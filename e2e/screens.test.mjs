@@ -1,4 +1,4 @@
-// Every screen, on both sizes, in both languages and with both decks (issue 15): the
+// Every screen, on both sizes, in both languages and with both decks: the
 // start page, the join page, the lobby and its QR code from the real server, the game's screens
 // (the table mid-trick, the contract dialog, a full trick with Weis, the round
 // summary, game over, the other-device panel) from canned views (preview.mjs) drawn
@@ -124,7 +124,7 @@ async function findOnEveryScreen(check) {
   return found;
 }
 
-// Issue 15 tests: axe-core on the start, lobby and game screens (and the others).
+// axe-core on the start, lobby and game screens (and the others).
 test('axe-core finds no serious or critical violation on any screen', { timeout: 180_000 }, async () => {
   const found = await findOnEveryScreen(async (p, where) => (await axeViolations(p.page)).map((v) => `${where}: ${v}`));
   assert.deepEqual(found, []);
@@ -146,7 +146,7 @@ test('every tap target of every screen is at least 44×44', { timeout: 180_000 }
   assert.deepEqual(found, []);
 });
 
-// Issue 15 tests: the screenshot matrix (screen × size × language × deck).
+// The screenshot matrix (screen × size × language × deck).
 test('screenshots of every screen on both sizes, in both languages, with both decks', { timeout: 300_000 }, async () => {
   const taken = [];
   for (const [sizeName, size] of Object.entries(SIZES)) {

@@ -36,11 +36,11 @@ const app = {
     notice: null,
     clockEnds: null, // local ms when the seat to act runs out (view.clock)
     manageOpen: false, // the host's seat controls during a game
-    computerLevel: storedLevel(), // the level of the computers the host adds (issue 17 point 3)
+    computerLevel: storedLevel(), // the level of the computers the host adds (protocol.md 3, "Computer levels")
     otherDevice: null, // {url}: the "continue on another device" panel
-    history: [], // this game's rounds as their `last_round` arrived (issue 15 point 12)
-    shareQr: null, // the table link shown as a QR code (issue 15 point 13)
-    // Issue 15 points 2, 11: the ninth trick, the round's tricks, motion.
+    history: [], // this game's rounds as their `last_round` arrived
+    shareQr: null, // the table link shown as a QR code
+    // The ninth trick, the round's tricks, motion.
     ninth: null, // the finished round's last trick while it is shown
     held: null, // the finished trick on the felt now, shown for TRICK_HOLD_MS whatever comes behind it
     roundEnding: false, // a finished round's last tricks are still being shown (no summary, no new hand yet)
@@ -55,7 +55,7 @@ const app = {
     handKey: null,
   },
   stylePref: localStorage.getItem('jass:cards'),
-  sound: localStorage.getItem('jass:sound') === 'on', // off unless switched on (issue 15 point 9)
+  sound: localStorage.getItem('jass:sound') === 'on', // off unless switched on
   pauseTimer: null,
   noticeTimer: null,
   page: null, // 'start' | 'join' | 'table' | 'message'
@@ -101,7 +101,7 @@ function clearNotice(text) {
 
 function render() {
   // Keyboard play survives the re-render every state causes: the focused control is
-  // found again by its test id (issue 15 point 14).
+  // found again by its test id.
   // A control that cannot take focus for a moment (the hand is inert while a trick
   // is collected) gets it back at a later render, unless the player moved on.
   const active = document.activeElement;
@@ -296,9 +296,9 @@ function pushChange(prev, next) {
 
 /**
  * Keeps each round's `last_round` as it arrives, per table and game, in localStorage
- * too, so that a reload on this device still lists the rounds before the last
- * (issue 15 point 12). The view itself carries only the last round; what this device
- * never saw comes from the server (`fetchRounds`).
+ * too, so that a reload on this device still lists the rounds before the last.
+ * The view itself carries only the last round; what this device never saw comes
+ * from the server (`fetchRounds`).
  */
 function keepHistory(view) {
   const g = view.game;
@@ -462,7 +462,7 @@ function myTurn(view) {
 }
 
 let audio = null;
-/** A short beep, only when the player switched sound on (issue 15 point 9). */
+/** A short beep, only when the player switched sound on. */
 function beep() {
   try {
     audio ||= new (window.AudioContext || window.webkitAudioContext)();
@@ -516,7 +516,7 @@ function onState(msg) {
     const newRound = lrKey && lrKey !== ui.lastRoundKey;
     if (lrKey) ui.lastRoundKey = lrKey;
     if (newRound) ui.browseTrick = null;
-    // Issue 15 point 2: the 36th card deals the next round at once; the view's
+    // The 36th card deals the next round at once; the view's
     // `last_round_trick` still has the ninth trick, shown with the same pause as the
     // others, but only to a page that was at that round (not after a reload).
     const ninth = newRound && prev?.game && prev.games === msg.view.games && prev.game.round === lr.round
@@ -612,7 +612,7 @@ function alreadyTaken(msg) {
 }
 
 // Every request is answered on screen: confirmed (the new state shows it) or refused
-// with the reason, never silently dropped (issue 14 point 4).
+// with the reason, never silently dropped (protocol.md 4, "`ack` and `error`").
 async function send(msg, opts) {
   if (!app.conn) return;
   const err = await app.conn.send(msg, opts);
@@ -636,8 +636,9 @@ function act(type, extra = {}) {
 }
 
 /**
- * The link that moves this seat to another device (issue 14 point 5). The token rides
- * in the fragment, which browsers never send in a request line.
+ * The link that moves this seat to another device (README, "Computer players, step-in
+ * and move clock"). The token rides in the fragment, which browsers never send in a
+ * request line.
  */
 function deviceLink(table, token) {
   return `${location.origin}/t/${encodeURIComponent(table)}#seat=${encodeURIComponent(token)}`;
@@ -891,7 +892,7 @@ root.addEventListener('click', (ev) => {
       copyLink('share-link', 'copy-link');
       break;
     case 'share-link':
-      // The native share sheet (issue 15 point 13); a dismissed sheet is no error.
+      // The native share sheet; a dismissed sheet is no error.
       navigator.share?.({ title: t('shareTitle'), text: t('shareText'), url: el.dataset.url }).catch(() => {});
       break;
     case 'share-qr':
@@ -913,7 +914,7 @@ root.addEventListener('click', (ev) => {
 // ---------------------------------------------------------------- keyboard
 
 /**
- * Play without a mouse (issue 15 point 14): arrows move between the legal cards (Enter
+ * Play without a mouse: arrows move between the legal cards (Enter
  * or Space plays the focused one, as buttons do), 1–6 choose a contract, S pushes,
  * B opens "bedanke". Only what the view allows is on screen to be pressed.
  */
@@ -960,7 +961,7 @@ function route() {
   }
   const table = decodeURIComponent(m[1]);
   // "Continue on another device": the seat's token in the fragment is kept like a
-  // token from joining, and taken out of the address bar at once (issue 14 point 5).
+  // token from joining, and taken out of the address bar at once.
   const frag = new URLSearchParams(location.hash.slice(1)).get('seat');
   if (frag) {
     store(table, null, frag);

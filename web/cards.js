@@ -48,7 +48,7 @@ function swissMapping(tableDeck) {
 
 /**
  * A card's image. French cards carry German indices (B D K) in German and the
- * four-colour deck's colours with 'french4' (issue 15 points 8 and 10).
+ * four-colour deck's colours with 'french4' (R9: display only).
  */
 export function cardUrl(card, style, tableDeck, lang = 'en') {
   const suit = card[0];

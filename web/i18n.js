@@ -33,7 +33,7 @@ const TEXT = {
     createTable: 'Create table',
     shareLink: 'Share this link with your friends',
     copy: 'Copy',
-    // issue 15 point 13: install and share
+    // Install and share
     share: 'Share',
     shareTitle: 'Schieber Jass table',
     shareText: 'Join my Jass table',
@@ -141,7 +141,7 @@ const TEXT = {
     newTable: 'New table',
     weisWon: 'Weis: {team} +{points}',
     weisNone: 'No Weis this round',
-    // Issue 15 points 2, 5: Weis by name, the round's tricks.
+    // Weis by name, the round's tricks.
     weisRun3: 'Three in a row', weisRun4: 'Four in a row', weisRun5: 'Five in a row', weisRun6: 'Six in a row',
     weisRun7: 'Seven in a row', weisRun8: 'Eight in a row', weisRun9: 'Nine in a row',
     weis4_J: 'Four Jacks', weis4_9: 'Four Nines', weis4_A: 'Four Aces', weis4_K: 'Four Kings', weis4_Q: 'Four Queens',
@@ -209,7 +209,7 @@ const TEXT = {
     waitingSelf: 'You take over at the next deal. Until then the computer plays your seat.',
     playComputers: 'Play with computers',
     playComputersNote: 'You and a computer partner against two computers, at once.',
-    // Issue 17 point 3: the host picks a computer's level.
+    // The host picks a computer's level (protocol.md 3, "Computer levels").
     computerLevel: 'Computer level',
     level_easy: 'Easy',
     level_normal: 'Normal',
@@ -242,7 +242,7 @@ const TEXT = {
     otherDeviceNote: 'Open this link or scan the code on the other device: it takes over your seat, and this page stops playing it. Anyone with this link can play your seat — do not share it.',
     noToken: 'This page holds no seat.',
     joinNextDeal: 'The game is on: you take over at the next deal; the computer plays the seat until then.',
-    // issue 15 (start page, labels, cues, colour, history, keyboard)
+    // Start page, labels, cues, colour, history, keyboard
     moreOptions: 'More options',
     cardsStyleTitle: 'Card faces on this device (click for the next)',
     cards_french4: '4-colour',
@@ -291,7 +291,7 @@ const TEXT = {
     createTable: 'Tisch erstellen',
     shareLink: 'Teile diesen Link mit deinen Mitspielern',
     copy: 'Kopieren',
-    // issue 15 point 13: install and share
+    // Install and share
     share: 'Teilen',
     shareTitle: 'Schieber-Jass-Tisch',
     shareText: 'Komm an meinen Jass-Tisch',
@@ -498,7 +498,7 @@ const TEXT = {
     otherDeviceNote: 'Öffne diesen Link oder scanne den Code auf dem anderen Gerät: es übernimmt deinen Platz, und diese Seite spielt ihn nicht mehr. Wer diesen Link hat, kann deinen Platz spielen – nicht weitergeben.',
     noToken: 'Diese Seite hat keinen Platz.',
     joinNextDeal: 'Das Spiel läuft: du übernimmst ab dem nächsten Geben, bis dahin spielt der Computer den Platz.',
-    // issue 15 (Startseite, Beschriftungen, Hinweise, Farben, Verlauf, Tastatur)
+    // Startseite, Beschriftungen, Hinweise, Farben, Verlauf, Tastatur
     moreOptions: 'Weitere Optionen',
     cardsStyleTitle: 'Kartenbild auf diesem Gerät (klicken für das nächste)',
     cards_french4: '4-farbig',

@@ -2,7 +2,7 @@
 // backoff (a first try within 0.3 s, then 1, 2, 4 … s capped at 10 s, with jitter). Close codes 4001, 4003 and 4004
 // stop it.
 //
-// Liveness (issue 14 point 4): a phone in a tunnel keeps its socket "open" for
+// Liveness (protocol.md 2): a phone in a tunnel keeps its socket "open" for
 // minutes, so the browser's own events cannot be trusted. Once welcomed the client
 // sends a `ping` every HEARTBEAT_MS (protocol.md, `ping`); any frame from the server
 // counts as life, and a ping left without any frame after it for DEAD_MS means the

@@ -1,5 +1,5 @@
-// The page the service worker shows when a page is opened without a network (issue 15
-// point 13): it says so in the chosen language and reloads the real page as soon as
+// The page the service worker shows when a page is opened without a network:
+// it says so in the chosen language and reloads the real page as soon as
 // the server answers its health check.
 import { t, getLang } from './i18n.js';
 

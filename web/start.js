@@ -66,8 +66,7 @@ export function renderStart() {
     field(t('yourName'), h('input', { name: 'name', maxlength: 24, required: true, value: form.name, testid: 'name-input', autocomplete: 'nickname' })),
     field(t('preset'), h('select', { name: 'preset', testid: 'preset-select' },
       known.map((p) => h('option', { value: p.name, selected: p.name === chosen.name }, presetLabel(p.name, p.options))))),
-    // The preset and the target first, both buttons next, the other options folded
-    // (issue 15 point 7).
+    // The preset and the target first, both buttons next, the other options folded.
     targetField({ target: form.target ?? chosen.options.target }),
     h('button', { class: 'primary big', type: 'submit', testid: 'create-table' }, t('createTable')),
     h('div', { class: 'computers-start' },
@@ -90,10 +89,10 @@ export function renderStart() {
     const options = readOptions(f);
     localStorage.setItem('jass:name', name);
     const body = { name, preset: f.preset.value, options };
-    // "Play with computers": the server seats three and starts at once (issue 14 point 1).
+    // "Play with computers": the server seats three and starts at once (protocol.md 1).
     if (computers) {
       body.computers = true;
-      // Issue 17 point 3: the three computers' level (normal, the default, left out).
+      // The three computers' level (normal, the default, left out).
       const level = f.querySelector('[data-testid=start-level]').value;
       if (level !== 'normal') body.computer_level = level;
       try { localStorage.setItem('jass:level', level); } catch { /* ignore */ }

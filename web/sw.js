@@ -1,4 +1,4 @@
-// The service worker (issue 15 point 13): the installed table opens without a
+// The service worker: the installed table opens without a
 // network to a "waiting for connection" page, and the static client comes from the
 // cache when the network fails. The network always goes first, so a new client is
 // picked up at once; the cache is only the fallback. The table's live state is never

@@ -151,7 +151,7 @@ function topBar(view, env, ui) {
     info.push(h('span', { class: 'round', testid: 'round' }, t('round', { n: g.round + 1 })));
     if (g.contract) {
       const mult = view.options.multipliers[g.contract];
-      // Issue 15 point 3: trump, multiplier, who chose it and whether pushed, on every size.
+      // Trump, multiplier, who chose it and whether pushed, on every size.
       info.push(h('span', { class: 'contract-chip', testid: 'contract' },
         contractIcon(g.contract, env), h('span', { class: 'chip-main' }, ` ${contractLabel(g.contract, env)} ×${mult}`),
         g.chosen_by != null ? h('small', { class: 'chip-who', testid: 'chosen-by' }, t('chosenBy', { name: seatName(view, g.chosen_by) })) : null,
@@ -163,7 +163,7 @@ function topBar(view, env, ui) {
     h('div', { class: 'info' }, info),
     h('div', { class: 'tools' },
       view ? h('span', { class: 'spectators', testid: 'spectators', title: t('spectators', { n: view.spectators }) }, eyeIcon(), String(view.spectators)) : null,
-      // Labelled with the deck in use (issue 15 point 8); a click steps to the next one.
+      // Labelled with the deck in use (R9); a click steps to the next one.
       h('button', { class: 'tool deck-tool', action: 'toggle-style', testid: 'toggle-deck', 'data-style': env.style, title: t('cardsStyleTitle') },
         // Named by its visible text (axe: the accessible name contains what is shown).
         h('span', { class: 'tool-label' }, t('cardsStyle')), h('span', { class: 'sr-only' }, ': '), h('span', { class: 'tool-value', testid: 'deck-current' }, t(`cards_${env.style}`))),
@@ -241,7 +241,7 @@ function seatBox(view, s, env, extra, ui = {}) {
   }
   return h('div', { class: classes.join(' '), testid: `seat-${pos}`, 'data-seat': s },
     h('div', { class: 'seat-head' },
-      // Your own dot is green only while this page's connection is open (issue 15 point 9).
+      // Your own dot is green only while this page's connection is open.
       h('span', { class: `dot ${(seat.connected || seat.computer) && !(s === view.you && env.status && env.status !== 'open') ? 'on' : 'off'}`, testid: `dot-${s}`, title: away ? t('offline') : '' }),
       h('span', { class: 'seat-name', testid: `seat-name-${s}` }, seat.name || t('free')),
       s === view.you ? h('span', { class: 'you' }, `(${t('you')})`) : null),
@@ -272,7 +272,7 @@ function seatExtras(view, s, env, ui) {
     } else if (g.weis_result && g.weis_result.team === s % 2 && g.trick.number <= 1) {
       const shown = decl.filter((w) => w.cards);
       if (shown.length) {
-        // Issue 15 point 5: each Weis by name with its points, its cards as a legible text strip.
+        // Each Weis by name with its points (R6), its cards as a legible text strip.
         out.push(h('div', { class: 'weis-reveal', testid: `weis-cards-${s}` },
           shown.flatMap((w) => w.cards.map((cards, i) => h('div', { class: 'weis-line' },
             h('span', { class: 'weis-name' }, `${weisName(cards, env)} ${w.points[i] ?? ''}`),
@@ -315,7 +315,7 @@ function trickView(view, env, ui) {
     testid: `trick-card-${seat}`,
     'data-card': card,
   }, cardImg(card, env), seat === stoeckHere ? h('span', { class: 'trick-stoeck', testid: `trick-stoeck-${seat}` }, t('announceStoeck')) : null));
-  // Issue 15 point 4: the lead star sits beside the led card, never on its index.
+  // The lead star sits beside the led card, never on its index.
   const lead = cards.find((c) => c.seat === leader);
   const mark = lead ? h('span', { class: `lead-mark at-${position(lead.seat, me)}`, testid: 'lead-mark', title: t('leader') }, '★') : null;
   const collect = completed && ui.collecting ? ` collect-${position(completed.winner, me)}` : '';
@@ -348,7 +348,7 @@ function roundSummary(view, lr, env, closable, tricks) {
     h('th', {}, label),
     h('td', { testid: testid ? `${testid}-0` : null }, String(lr[key][0])),
     h('td', { testid: testid ? `${testid}-1` : null }, String(lr[key][1])));
-  // A round cut short by bedanke says so (issue 15 point 8).
+  // A round cut short by bedanke says so (R10).
   const stopped = lr.complete === false;
   return h('div', { class: `panel summary${stopped ? ' stopped' : ''}`, testid: 'round-summary' },
     h('div', { class: 'panel-head' },
@@ -364,7 +364,7 @@ function roundSummary(view, lr, env, closable, tricks) {
         row(t('weis'), 'weis'),
         row(t('stoeck'), 'stoeck'),
         row(t('matchBonus'), 'match_bonus'),
-        // The multiplier applies to both teams: shown under both (issue 15 point 8).
+        // The multiplier applies to both teams: shown under both (R8).
         h('tr', {}, h('th', {}, t('multiplier')), h('td', { testid: 'sum-mult-0' }, `×${lr.multiplier}`), h('td', { testid: 'sum-mult-1' }, `×${lr.multiplier}`)),
         row(t('roundTotal'), 'total', 'sum-total'),
         row(t('runningTotal'), 'running_total', 'sum-running'))),
@@ -378,7 +378,7 @@ function roundSummary(view, lr, env, closable, tricks) {
       }, t('review')) : null) : null);
 }
 
-/** Issue 15 point 2: the finished round's tricks, one at a time. */
+/** The finished round's tricks, one at a time. */
 function tricksPanel(view, env, tricks, i) {
   const tr = tricks[Math.min(Math.max(i, 0), tricks.length - 1)];
   if (!tr) return null;
@@ -412,7 +412,7 @@ function contractDialog(view, env) {
   const a = g.allowed;
   if (!a.choose && !a.schiebe) return null;
   const note = g.pushed_back ? t('pushedBackToYou') : g.pushed ? t('pushedToYou') : null;
-  // Keys 1–6 choose, S pushes (issue 15 point 14); the hints hide on touch screens.
+  // Keys 1–6 choose, S pushes; the hints hide on touch screens.
   const buttons = CONTRACTS.map((c, i) => h('button', {
     class: `contract-btn c-${c}`, action: 'choose', 'data-contract': c, testid: `contract-${c}`, disabled: !a.choose, 'aria-keyshortcuts': String(i + 1),
   }, contractIcon(c, env), h('span', { class: 'c-name' }, contractLabel(c, env)), h('span', { class: 'mult' }, `×${view.options.multipliers[c]}`),
@@ -477,14 +477,14 @@ function gameOver(view, env, ui) {
         view.you != null ? h('button', { class: 'primary', action: 'rematch', testid: 'rematch', disabled: voted }, t('rematch')) : null,
         h('a', { class: 'button', href: `/api/tables/${encodeURIComponent(view.table)}/record`, download: `jass-${view.table}.json`, testid: 'record-link' }, t('record'))),
       h('p', { class: 'muted', testid: 'rematch-votes' }, t('rematchVotes', { n: votes })),
-      // Who voted, not only how many (issue 15 point 9).
+      // Who voted, not only how many.
       h('ul', { class: 'rematch-voters', testid: 'rematch-voters' }, view.seats.map((seat, s) => h('li', {
         class: view.rematch[s] ? 'voted' : 'pending', testid: `rematch-voter-${s}`, 'data-voted': view.rematch[s] ? 'true' : 'false',
       }, h('span', { class: 'mark', 'aria-hidden': 'true' }, view.rematch[s] ? '✓' : '…'), ' ', seatName(view, s),
         h('span', { class: 'sr-only' }, ` ${view.rematch[s] ? t('votedYes') : t('votedNotYet')}`))))));
 }
 
-/** Whether a team's total shown in the view is at the target (issue 15 point 9). */
+/** Whether a team's total shown in the view is at the target (R10). */
 function atTarget(view, team) {
   const g = view.game;
   return !!g && g.totals[team] >= view.options.target;
@@ -506,7 +506,7 @@ function scoreBoard(view, env, ui) {
 }
 
 /**
- * The rounds so far, one row each (issue 15 point 12): the view carries only the
+ * The rounds so far, one row each: the view carries only the
  * last round, so the page keeps each `last_round` as it arrives; rounds it never saw
  * (another device, a cleared storage) are said to be missing, not invented.
  */
@@ -557,7 +557,7 @@ function roundTricks(view, ui) {
   return got && got.key === roundKey(view) ? got.tricks : [];
 }
 
-/** Wide screens keep the contract dialog on the felt, beside the summary (issue 15 point 1). */
+/** Wide screens keep the contract dialog on the felt, beside the summary. */
 export const WIDE_QUERY = '(min-width: 1000px)';
 
 export function renderGame(view, env, ui) {
@@ -587,7 +587,7 @@ export function renderGame(view, env, ui) {
 
   const a = g.allowed;
   const legal = new Set(a.cards);
-  // Issue 15 point 6: eight or nine playable cards do not fit a phone's width at 44 px a strip: two rows.
+  // Eight or nine playable cards do not fit a phone's width at 44 px a strip: two rows.
   // The same in every phase, so the hand does not reflow when play begins.
   const rows2 = g.hand.length > 7;
   // While the ninth trick shows, the hands are empty as at the table: the next deal
@@ -670,7 +670,7 @@ export function storedLevel() {
   return 'normal';
 }
 
-/** A computer seat's badge; it names the level unless it is normal (issue 17 point 3). */
+/** A computer seat's badge; it names the level unless it is normal (protocol.md 3, "Computer levels"). */
 function computerBadge(seat, testid) {
   const level = LEVELS.includes(seat.level) ? seat.level : 'normal';
   return h('span', { class: `badge comp${level !== 'normal' ? ` lvl-${level}` : ''}`, testid, 'data-level': level },
@@ -783,7 +783,7 @@ function optionsList(opts, env) {
 
 /**
  * The table link with copy, the native share sheet where the browser has one, and a
- * QR code of it (issue 15 point 13).
+ * QR code of it.
  */
 export function shareBox(link) {
   return h('div', { class: 'share', testid: 'share' },
@@ -808,7 +808,7 @@ export function shareQrPanel(url) {
 
 // ---------------------------------------------------------------- options form
 
-/** The target field; the start page shows it outside the folded options (issue 15 point 7). */
+/** The target field; the start page shows it outside the folded options. */
 export function targetField(o) {
   return field(t('target'), h('input', { type: 'number', name: 'target', min: 1, max: 100000, value: o.target, testid: 'opt-target', inputmode: 'numeric' }));
 }
@@ -945,7 +945,7 @@ export function renderLobby(view, env, ui) {
 export function renderApp(view, env, ui) {
   const body = view.game ? renderGame(view, env, ui) : renderLobby(view, env, ui);
   // While the connection is not open the table shown may be stale: dimmed and not
-  // clickable until the next state arrives (issue 15 point 9).
+  // clickable until the next state arrives.
   if (env.status && env.status !== 'open') {
     body.setAttribute('inert', '');
     body.classList.add('stale');

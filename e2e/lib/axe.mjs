@@ -1,4 +1,4 @@
-// axe-core in a page (issue 15 tests): injected by evaluate, which the server's CSP
+// axe-core in a page (the accessibility checks): injected by evaluate, which the server's CSP
 // does not govern (a script tag would be refused), then run on the whole document.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,4 +1,4 @@
-// Canned views for the issue-15 layout checks (layout.test.mjs) and screenshots:
+// Canned views for the layout checks (layout.test.mjs) and screenshots:
 // shapes as in protocol.md section 5, rendered with window.__jassRender.
 
 export const OPTIONS = {
