@@ -1,5 +1,5 @@
-//! The computers' pool over real sockets (issue 14 point 6 and the load bench): a
-//! game with computers thinking on the pool's own threads, the decisions counted in
+//! The computers' pool over real sockets (the load bench found what it checks): a game
+//! with computers thinking on the pool's own threads, the decisions counted in
 //! `/api/stats`, and no computer asked again and again when it has nothing to do.
 
 mod common;
@@ -12,11 +12,11 @@ use jass_protocol::ClientMsg;
 use jass_server::Config;
 use serde_json::{Value, json};
 
-// Issue 14 point 6 (load bench): a computer with nothing to do on a view (the bench
-// saw thousands of such asks a second) was asked again the moment it answered, and
-// filled the pool; now it waits for the next change. The game runs on the pool's own
-// threads (a think pause of a millisecond), as in production. (This game does not
-// reliably reach such a view: it guards the bound, the bench showed the loop.)
+// Found by the load bench: a computer with nothing to do on a view (the bench saw
+// thousands of such asks a second) was asked again the moment it answered, and filled
+// the pool; now it waits for the next change. The game runs on the pool's own threads
+// (a think pause of a millisecond), as in production. (This game does not reliably
+// reach such a view: it guards the bound, the bench showed the loop.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn computers_on_the_pools_threads_finish_a_game_without_asking_in_a_loop() {
     let config = Config { computer_think: Duration::from_millis(1), ..unlimited_config() };

@@ -1,6 +1,6 @@
-//! Computer seats over real sockets (issue 14, point 1): the host fills and removes
-//! them, one human and three computers play a whole game, and a table with computers
-//! survives a restart in the middle of a game.
+//! Computer seats over real sockets (protocol.md 3, "Host controls"): the host fills
+//! and removes them, one human and three computers play a whole game, and a table with
+//! computers survives a restart in the middle of a game.
 
 mod common;
 
@@ -55,8 +55,8 @@ async fn one_human_and_three_computers_play_a_whole_game() {
     assert_eq!(record.players[0].name.as_deref(), Some("Anna"));
 }
 
-// Issue 14 point 1: "play with computers" creates, fills and starts a table in one
-// step: the creator and a computer partner against two computers.
+// "Play with computers" creates, fills and starts a table in one step: the creator and
+// a computer partner against two computers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_with_computers_starts_a_game_in_one_step() {
     let server = Server::start(unlimited_config()).await;
@@ -150,9 +150,9 @@ async fn computers_come_back_after_a_restart_and_finish_the_game() {
     play_out(&mut human).await;
 }
 
-// Issue 14 (found by the load bench): a computer whose answer was "nothing to do" on the
-// current view was asked again at once, in a loop, for as long as a human took to move.
-// An invariant check rather than a reproduction (these games did not hit the view that
+// Found by the load bench: a computer whose answer was "nothing to do" on the current
+// view was asked again at once, in a loop, for as long as a human took to move. An
+// invariant check rather than a reproduction (these games did not hit the view that
 // looped in the bench): with the human taking 40 ms per decision for three games, every
 // ask with nothing to do comes from a change of the table, at most one per computer and
 // change.
@@ -276,8 +276,8 @@ async fn no_counter_moves_while_a_computer_merely_holds_stoeck() {
     );
 }
 
-// Issue 15 point 12: a client that reloads mid-game gets the whole list of round
-// scores over HTTP, equal to the summaries the table showed round by round.
+// A client that reloads mid-game gets the whole list of round scores over HTTP, equal
+// to the summaries the table showed round by round.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rounds_so_far_are_served_for_a_reload() {
     let (server, table, _, mut human) = human_and_three_computers().await;
@@ -301,7 +301,7 @@ async fn the_rounds_so_far_are_served_for_a_reload() {
     assert_eq!(rounds.game, 1);
     assert_eq!(rounds.rounds.len(), seen.len());
     assert_eq!(rounds.rounds, seen, "the same scores the table showed");
-    // With the last round's tricks to browse from its summary (issue 15 point 2).
+    // With the last round's tricks to browse from its summary.
     let tricks = &rounds.last_round_tricks;
     assert_eq!(tricks.len(), 9);
     let mut points = [0u32; 2];

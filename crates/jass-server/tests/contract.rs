@@ -1,6 +1,6 @@
-//! The protocol says what the server does (issue 13 points 20 and 21): each rule of
-//! protocol.md that a client written from the document alone had to find out by
-//! trying is asserted here over real sockets, with the code the document names.
+//! The protocol says what the server does: each rule of protocol.md that a client
+//! written from the document alone had to find out by trying is asserted here over real
+//! sockets, with the code the document names.
 
 mod common;
 
@@ -19,7 +19,7 @@ async fn answer(c: &mut Client) -> ServerMsg {
     c.until(|m| (!matches!(m, ServerMsg::State { .. })).then(|| m.clone())).await
 }
 
-// Issue 13 point 20: `hello` and `ping` may carry an `id`; their one answer echoes it.
+// `hello` and `ping` may carry an `id` (protocol.md 2); their one answer echoes it.
 #[tokio::test]
 async fn hello_and_ping_echo_their_id() {
     let server = Server::start(fast_config()).await;
@@ -44,7 +44,7 @@ async fn hello_and_ping_echo_their_id() {
     }
 }
 
-// Issue 13 point 20: a refused hello's error carries the hello's id too.
+// A refused hello's error carries the hello's id too.
 #[tokio::test]
 async fn a_refused_hello_echoes_its_id() {
     let server = Server::start(fast_config()).await;
@@ -68,8 +68,8 @@ async fn a_refused_hello_echoes_its_id() {
     assert_eq!(c.expect_close().await, close::BAD_TOKEN);
 }
 
-// Issue 13 point 20: every game action may carry a `version`, `bedanke` and `stoeck`
-// included; a stale one is refused `stale` and changes nothing.
+// Every game action may carry a `version`, `bedanke` and `stoeck` included; a stale one
+// is refused `stale` and changes nothing.
 #[tokio::test]
 async fn every_game_action_takes_a_version() {
     let server = Server::start(fast_config()).await;
@@ -94,8 +94,9 @@ async fn every_game_action_takes_a_version() {
     assert_eq!(raw.version(), Some(5));
 }
 
-// Issue 13 point 21: open sockets follow their players on `swap_seats`: the moved
-// player's connection now sees itself (`you`) at the new seat, without reconnecting.
+// Open sockets follow their players on `swap_seats` (protocol.md 3, "Host controls"):
+// the moved player's connection now sees itself (`you`) at the new seat, without
+// reconnecting.
 #[tokio::test]
 async fn sockets_follow_their_players_on_swap() {
     let server = Server::start(fast_config()).await;
@@ -118,7 +119,7 @@ async fn sockets_follow_their_players_on_swap() {
     again.roundtrip(1).await;
 }
 
-// Issue 13 point 21: the codes of section 7 for the lobby and seat mistakes.
+// The codes of protocol.md 7 for the lobby and seat mistakes.
 #[tokio::test]
 async fn lobby_and_seat_refusals() {
     let server = Server::start(fast_config()).await;
@@ -149,8 +150,8 @@ async fn lobby_and_seat_refusals() {
     assert_eq!((status, body["code"].as_str()), (400, Some("bad_name")), "{body}");
 }
 
-// Issue 13 point 21: joining after the start answers `seat_taken` for a named seat and
-// `table_full` otherwise (409), until the host frees a seat; then that seat is joined.
+// Joining after the start answers `seat_taken` for a named seat and `table_full`
+// otherwise (409), until the host frees a seat; then that seat is joined.
 #[tokio::test]
 async fn joining_after_the_start() {
     let server = Server::start(fast_config()).await;
@@ -169,10 +170,10 @@ async fn joining_after_the_start() {
     assert_eq!((status, body["seat"].as_u64()), (201, Some(3)), "{body}");
 }
 
-// Issue 13 point 21: the 4009 rule. Only frames that are not a protocol message count
-// (not JSON, unknown type or field, wrong type, binary), before and after `hello`
-// alike, for the connection's whole life (never reset); refused but well-formed
-// requests do not count. The fifth is answered `bad_message` and then closed 4009.
+// The 4009 rule (protocol.md 8). Only frames that are not a protocol message count (not
+// JSON, unknown type or field, wrong type, binary), before and after `hello` alike, for
+// the connection's whole life (never reset); refused but well-formed requests do not
+// count. The fifth is answered `bad_message` and then closed 4009.
 #[tokio::test]
 async fn malformed_frames_are_counted_for_the_connections_life() {
     let server = Server::start(fast_config()).await;
@@ -198,7 +199,7 @@ async fn malformed_frames_are_counted_for_the_connections_life() {
     assert_eq!(c.expect_close().await, close::TOO_MANY_ERRORS);
 }
 
-// Issue 13 point 21: messages are for people: a seat is `seat 2`, not `Some(Seat(2))`.
+// Messages are for people: a seat is `seat 2`, not `Some(Seat(2))`.
 #[tokio::test]
 async fn refusal_messages_name_seats_plainly() {
     let server = Server::start(fast_config()).await;
@@ -225,10 +226,11 @@ fn seat(n: u8) -> jass_engine::Seat {
     jass_engine::Seat::new(n).unwrap()
 }
 
-// Issue 13 point 13: names are what they look like. The server must answer `bad_name`
-// for invisible, bidi and mixed-script names, on create and on join, and keep a
-// decomposed name in NFC. Enabled once the server calls `jass_protocol::name::validate`
-// (its `valid_name` in table/actor.rs and http.rs is the lead's to switch).
+// Names are what they look like (protocol.md 1, "Names"). The server must answer
+// `bad_name` for invisible, bidi and mixed-script names, on create and on join, and
+// keep a decomposed name in NFC. Enabled once the server calls
+// `jass_protocol::name::validate` (its `valid_name` in table/actor.rs and http.rs is
+// the lead's to switch).
 #[tokio::test]
 async fn spoofing_names_are_refused() {
     let server = Server::start(fast_config()).await;

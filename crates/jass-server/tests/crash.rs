@@ -1,10 +1,10 @@
-//! Issue 13 crash suite: the real binary under load from several tables is killed
-//! with SIGKILL at random moments, restarted on the same database, and every player
-//! reconnects with its token and plays on. Nothing acknowledged is lost: each
-//! table's final record holds every acknowledged action in order, plus at most the
-//! one action that was in flight at each kill (stored, but its ack never arrived).
-//! A kill comes after a random number of acknowledged actions, not a random wall
-//! time: on a fast machine the three games were once over before a timed kill.
+//! The crash suite: the real binary under load from several tables is killed with
+//! SIGKILL at random moments, restarted on the same database, and every player
+//! reconnects with its token and plays on. Nothing acknowledged is lost: each table's
+//! final record holds every acknowledged action in order, plus at most the one action
+//! that was in flight at each kill (stored, but its ack never arrived). A kill comes
+//! after a random number of acknowledged actions, not a random wall time: on a fast
+//! machine the three games were once over before a timed kill.
 
 mod binary;
 mod common;

@@ -1,7 +1,8 @@
-//! Issue 13 damage suite over the real binary: what a bad disk, a crash mid-write,
-//! a long downtime or a wrong `--db` does to the database never deletes what is
-//! stored. A table either plays on or is reported as quarantined (log at ERROR,
-//! `/api/stats`), kept whole, exportable, and served again once repaired.
+//! The damage suite over the real binary (README, "What the database keeps"): what a
+//! bad disk, a crash mid-write, a long downtime or a wrong `--db` does to the database
+//! never deletes what is stored. A table either plays on or is reported as quarantined
+//! (log at ERROR, `/api/stats`), kept whole, exportable, and served again once
+//! repaired.
 
 mod binary;
 mod common;
@@ -53,10 +54,10 @@ fn flip(db: &Path, row: &binary::Row, at: usize) {
     write_row(db, row, &String::from_utf8(bytes).unwrap());
 }
 
-/// Issue 13 point 2: one flipped byte in a middle entry, in two ways (the entry is
-/// no longer JSON; it is JSON the replay refuses). Before the fix the history was
-/// cut at that entry; now the table is quarantined with every entry kept, other
-/// tables play on, and once the byte is repaired it plays on too.
+/// One flipped byte in a middle entry, in two ways (the entry is no longer JSON; it is
+/// JSON the replay refuses). Before the fix the history was cut at that entry; now the
+/// table is quarantined with every entry kept, other tables play on, and once the byte
+/// is repaired it plays on too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue13_point2_a_flipped_byte_in_a_middle_entry_quarantines_the_table_and_deletes_nothing() {
     let db = temp_db("flip");
@@ -121,10 +122,10 @@ async fn issue13_point2_a_flipped_byte_in_a_middle_entry_quarantines_the_table_a
     cleanup(&db);
 }
 
-/// Issue 13 point 2: a torn last write (SQLite commits are atomic, so it is made by
-/// hand: the last entry's text cut in half) is the one entry that may be dropped
-/// from the replay; it is set aside in `damaged`, not deleted, and what is played
-/// next follows the last good entry across further restarts.
+/// A torn last write (SQLite commits are atomic, so it is made by hand: the last
+/// entry's text cut in half) is the one entry that may be dropped from the replay; it
+/// is set aside in `damaged`, not deleted, and what is played next follows the last
+/// good entry across further restarts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue13_point2_a_torn_last_write_is_set_aside_and_the_table_plays_on() {
     let db = temp_db("torn-last");
@@ -209,9 +210,9 @@ async fn a_table_without_its_index_row_is_quarantined_and_reported_and_kept_whol
     cleanup(&db);
 }
 
-/// Issue 13 point 1: downtime is not idleness. A table whose `last_active` is far
-/// older than the idle timeout (a server down for ten days, or a backup restored
-/// late) comes back at start-up and plays on; before the fix it was deleted.
+/// Downtime is not idleness. A table whose `last_active` is far older than the idle
+/// timeout (a server down for ten days, or a backup restored late) comes back at
+/// start-up and plays on; before the fix it was deleted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue13_point1_a_restore_after_the_idle_timeout_brings_every_table_back() {
     let db = temp_db("late-restore");
@@ -239,9 +240,9 @@ async fn issue13_point1_a_restore_after_the_idle_timeout_brings_every_table_back
     cleanup(&db);
 }
 
-/// Issue 13 point 5: `--db` pointing at another application's SQLite file, at a file
-/// of a newer layout, or at something that is not SQLite: the server says so and
-/// exits, and the file is exactly as it was (no schema, no WAL switch).
+/// `--db` pointing at another application's SQLite file, at a file of a newer layout,
+/// or at something that is not SQLite: the server says so and exits, and the file is
+/// exactly as it was (no schema, no WAL switch).
 #[test]
 fn issue13_point5_a_foreign_database_is_refused_with_a_clear_message_and_left_untouched() {
     let db = temp_db("foreign");

@@ -1,7 +1,7 @@
-//! Fuzzing a live table (issue 5): random sequences of client frames against a
-//! started game with four seated sockets and a spectator: actions from the right and
-//! the wrong seat, legal and illegal cards, random Weis, Stöck, bedanke, pushes,
-//! contracts, host controls, stale versions, malformed JSON and binary frames.
+//! Fuzzing a live table: random sequences of client frames against a started game with
+//! four seated sockets and a spectator: actions from the right and the wrong seat,
+//! legal and illegal cards, random Weis, Stöck, bedanke, pushes, contracts, host
+//! controls, stale versions, malformed JSON and binary frames.
 //!
 //! After every refused request nobody gets a new `state` (the version does not move
 //! and every view stays as it was), no connection is dropped, and at the end the table

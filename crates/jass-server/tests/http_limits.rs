@@ -1,7 +1,7 @@
-//! The HTTP layer against strangers (issue 13 points 8, 9, 11 and 17): slow and idle
-//! connections are closed, one address cannot hold more than its share of
-//! connections or requests, cross-site bodies are refused, and an oversized
-//! WebSocket frame ends in a close a plain stream can read.
+//! The HTTP layer against strangers (protocol.md 1 and 8): slow and idle connections
+//! are closed, one address cannot hold more than its share of connections or requests,
+//! cross-site bodies are refused, and an oversized WebSocket frame ends in a close a
+//! plain stream can read.
 //!
 //! Abusive clients connect from 127.0.0.2 (still loopback), so the test's own
 //! requests from 127.0.0.1 show that everyone else is still served.
@@ -57,8 +57,8 @@ async fn stats(server: &Server) -> Value {
     serde_json::from_str(&body).unwrap()
 }
 
-// Issue 13 point 8: the four slowloris kinds (idle, trickling headers, trickling
-// body, idle keep-alive) are closed once their timeout has passed.
+// The four slowloris kinds (idle, trickling headers, trickling body, idle keep-alive)
+// are closed once their timeout has passed.
 #[tokio::test]
 async fn idle_and_trickling_connections_are_closed_after_their_timeouts() {
     let config = Config {
@@ -122,8 +122,8 @@ async fn half_until_closed(r: &mut tokio::net::tcp::OwnedReadHalf, within: Durat
     }
 }
 
-// Issue 13 point 8: once an address holds its most HTTP connections, its next one is
-// refused at once, while other addresses (health check, upgrades) are served.
+// Once an address holds its most HTTP connections, its next one is refused at once,
+// while other addresses (health check, upgrades) are served.
 #[tokio::test]
 async fn the_http_connections_of_one_address_are_capped() {
     let config = Config { max_http_connections_per_ip: 3, ..fast_config() };
@@ -168,8 +168,8 @@ async fn request_from_other(server: &Server, head: &str, body: &str) -> (u16, St
     (text.split(' ').nth(1).unwrap().parse().unwrap(), text)
 }
 
-// Issue 13 point 9: a burst of table API requests from one address is answered 429
-// `rate_limited` beyond its bucket; other addresses and the games go on.
+// A burst of table API requests from one address is answered 429 `rate_limited` beyond
+// its bucket; other addresses and the games go on.
 #[tokio::test]
 async fn a_burst_of_api_requests_from_one_address_gets_429() {
     let config = Config { http_rate_burst: 5, http_rate_per_second: 1, ..fast_config() };
@@ -201,7 +201,7 @@ async fn a_burst_of_api_requests_from_one_address_gets_429() {
     assert_eq!(request_from_other(&server, &look, "").await.0, 200);
 }
 
-// Issue 13 point 9: a made-up table id is answered without reading the store.
+// A made-up table id is answered without reading the store.
 #[tokio::test]
 async fn a_record_of_a_made_up_id_is_404() {
     let server = Server::start(fast_config()).await;
@@ -211,8 +211,8 @@ async fn a_record_of_a_made_up_id_is_404() {
     }
 }
 
-// Issue 13 point 11: create and join take only `application/json`, and a foreign
-// `Origin` is refused as for the WebSocket upgrade.
+// Create and join take only `application/json`, and a foreign `Origin` is refused as
+// for the WebSocket upgrade.
 #[tokio::test]
 async fn cross_site_bodies_and_origins_are_refused() {
     let server = Server::start(fast_config()).await;
@@ -250,8 +250,8 @@ async fn cross_site_bodies_and_origins_are_refused() {
     assert_eq!(stats(&server).await["cross_site_refusals"], 14);
 }
 
-// Issue 13 point 17: after an oversized frame a plain TCP client reads the close
-// 1009 and then the end of the stream, not a connection reset.
+// After an oversized frame a plain TCP client reads the close 1009 and then the end of
+// the stream, not a connection reset.
 #[tokio::test]
 async fn an_oversized_frame_ends_in_a_clean_close_1009() {
     let server = Server::start(fast_config()).await;

@@ -1,6 +1,7 @@
-//! Computer levels chosen by the host (issue 17 point 3): `add_computer` and "play
-//! with computers" take a level, views show it, a bad one is refused, strong and easy
-//! computers play whole games, and the level survives a restart.
+//! Computer levels chosen by the host (protocol.md 3, "Computer levels"):
+//! `add_computer` and "play with computers" take a level, views show it, a bad one is
+//! refused, strong and easy computers play whole games, and the level survives a
+//! restart.
 
 mod common;
 
@@ -23,9 +24,8 @@ fn levels(client: &Client) -> Vec<Option<Level>> {
     client.view().seats.iter().map(|s| s.level).collect()
 }
 
-// Issue 17 point 3: the level of each computer seat is in every view (omitted for
-// normal and for humans), and a strong and an easy computer play a whole game with a
-// normal one.
+// The level of each computer seat is in every view (omitted for normal and for humans),
+// and a strong and an easy computer play a whole game with a normal one.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn strong_and_easy_computers_play_a_whole_game_and_views_show_their_level() {
     let server = Server::start(unlimited_config()).await;
@@ -69,7 +69,7 @@ async fn strong_and_easy_computers_play_a_whole_game_and_views_show_their_level(
     assert_eq!((raw["players"][1]["level"].clone(), raw["players"][3].get("level")), (json!("strong"), None));
 }
 
-// Issue 17 point 3: "play with computers" at a level seats three computers of it.
+// "Play with computers" at a level seats three computers of it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_with_strong_computers_in_one_step() {
     let server = Server::start(unlimited_config()).await;
@@ -85,8 +85,8 @@ async fn play_with_strong_computers_in_one_step() {
     play_out(&mut human).await;
 }
 
-// Issue 17 point 3: a level the server does not know is refused like any other bad
-// field, with the levels it knows; so is a level without computers to give it to.
+// A level the server does not know is refused like any other bad field, with the levels
+// it knows; so is a level without computers to give it to.
 #[tokio::test]
 async fn a_bad_level_is_refused_with_a_clear_error() {
     let server = Server::start(unlimited_config()).await;
@@ -117,7 +117,7 @@ async fn a_bad_level_is_refused_with_a_clear_error() {
     assert_eq!(host.view().seats[1].level, Some(Level::Easy));
 }
 
-// Issue 17 point 3: computer seats keep their level through a restart, mid-game.
+// Computer seats keep their level through a restart, mid-game.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn levels_survive_a_restart() {
     let server = Server::start(unlimited_config()).await;
@@ -139,9 +139,8 @@ async fn levels_survive_a_restart() {
     play_out(&mut host).await;
 }
 
-// Issue 17 point 3: a table stored before levels existed (a `computer_seated` entry
-// without one) restores with normal computers, and a normal computer's entry is
-// stored as before.
+// A table stored before levels existed (a `computer_seated` entry without one) restores
+// with normal computers, and a normal computer's entry is stored as before.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_stored_before_levels_restores_with_normal_computers() {
     let old: Entry = serde_json::from_str(r#"{"computer_seated":{"seat":1}}"#).unwrap();

@@ -1,5 +1,5 @@
-//! Limits and abuse (issue 5): the per-address caps on sockets and new tables, the
-//! WebSocket `Origin` check, the security headers and `GET /api/stats`.
+//! Limits and abuse (protocol.md 8): the per-address caps on sockets and new tables,
+//! the WebSocket `Origin` check, the security headers and `GET /api/stats`.
 
 mod common;
 

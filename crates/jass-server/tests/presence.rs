@@ -1,4 +1,4 @@
-//! Liveness (issue 14 point 4): a seated peer that falls silent is shown as away after
+//! Liveness (protocol.md 2): a seated peer that falls silent is shown as away after
 //! `away_after`, not after `pong_timeout`, and present again as soon as it is heard
 //! from; a quiet client that still answers WebSocket pings is never away. Presence
 //! never moves `version`. All on a paused clock: the minutes below take no real time.
@@ -21,8 +21,7 @@ fn config() -> Config {
     }
 }
 
-// Issue 14 point 4: before, a silent peer showed `connected: true` until it was
-// dropped after 45 s.
+// Before, a silent peer showed `connected: true` until it was dropped after 45 s.
 #[tokio::test(start_paused = true)]
 async fn a_silent_seat_is_away_within_the_away_time_and_back_when_heard_from() {
     let server = Server::start(config()).await;
@@ -54,8 +53,8 @@ async fn a_silent_seat_is_away_within_the_away_time_and_back_when_heard_from() {
     assert_eq!(ben.version(), version, "presence keeps the version");
 }
 
-// Issue 14 point 4: a client that sends no heartbeat of its own (a bot) but whose
-// WebSocket answers the server's pings is never shown away.
+// A client that sends no heartbeat of its own (a bot) but whose WebSocket answers the
+// server's pings is never shown away.
 #[tokio::test(start_paused = true)]
 async fn a_quiet_client_that_answers_pings_is_never_away() {
     let server = Server::start(config()).await;
@@ -74,8 +73,7 @@ async fn a_quiet_client_that_answers_pings_is_never_away() {
     assert!(timeout(Duration::from_secs(120), quiet).await.is_err(), "nobody was shown away");
 }
 
-// Issue 14 point 4: a heartbeat every few seconds keeps a seat present without any
-// server ping.
+// A heartbeat every few seconds keeps a seat present without any server ping.
 #[tokio::test(start_paused = true)]
 async fn a_heartbeat_every_three_seconds_keeps_the_seat_present() {
     let server = Server::start(config()).await;
@@ -93,9 +91,9 @@ async fn a_heartbeat_every_three_seconds_keeps_the_seat_present() {
     }
 }
 
-// Issue 14 point 4: a client whose connection died before a move's answer sends the
-// same move again, with its original `version`, on a new connection. If the first
-// copy was taken, the copy is refused `stale` and the game changes once.
+// A client whose connection died before a move's answer sends the same move again, with
+// its original `version`, on a new connection. If the first copy was taken, the copy is
+// refused `stale` and the game changes once.
 #[tokio::test]
 async fn a_move_sent_again_after_its_answer_was_lost_is_taken_at_most_once() {
     use jass_protocol::{ClientMsg, ErrorCode};

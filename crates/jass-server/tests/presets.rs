@@ -1,5 +1,5 @@
-//! Issue 16 point 6: the presets and every option's default come from the server, so
-//! a client offers what the engine plays without a copy of its own.
+//! The presets and every option's default come from the server (protocol.md 1, `GET
+//! /api/presets`), so a client offers what the engine plays without a copy of its own.
 
 mod common;
 

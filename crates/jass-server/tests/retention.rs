@@ -1,7 +1,7 @@
-//! Issue 13 point 6: a finished table that goes idle is archived, is not loaded or
-//! replayed at the next start, keeps its record downloadable from the store, and is
-//! purged once older than the retention. Stored tables beyond `max_tables` are all
-//! restored (the limit is for new tables), not left answering 404.
+//! A finished table that goes idle (README, "What the database keeps") is archived, is
+//! not loaded or replayed at the next start, keeps its record downloadable from the
+//! store, and is purged once older than the retention. Stored tables beyond
+//! `max_tables` are all restored (the limit is for new tables), not left answering 404.
 
 mod common;
 

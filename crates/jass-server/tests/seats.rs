@@ -94,7 +94,7 @@ async fn issue14_point1_a_seat_freed_mid_round_is_taken_over_only_at_the_next_de
         Err(ErrorCode::BadMessage)
     );
 
-    // Issue 14 point 1: the computer plays the freed seat, and the everyone sees so.
+    // The computer plays the freed seat, and everyone sees so.
     let free = &players[0].view().seats[3];
     assert!(free.stand_in && free.name.is_none(), "{free:?}");
 

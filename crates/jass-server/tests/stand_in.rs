@@ -1,8 +1,8 @@
-//! The computer plays for a missing or silent player (issue 14, points 2 and 3): after
-//! the step-in time for a player who is away on their turn, at once while they stay
-//! away, never for a present player unless the move clock runs out, and the seat is
-//! theirs again the moment they are back; across a restart too. On a paused clock:
-//! the seconds below take no real time.
+//! The computer plays for a missing or silent player (protocol.md 3, "Step-in and move
+//! clock"): after the step-in time for a player who is away on their turn, at once
+//! while they stay away, never for a present player unless the move clock runs out, and
+//! the seat is theirs again the moment they are back; across a restart too. On a paused
+//! clock: the seconds below take no real time.
 
 mod common;
 
@@ -86,8 +86,7 @@ async fn four_playing(
     (table, tokens, players.into_iter().map(Some).collect())
 }
 
-// Issue 14 point 2: before, a player who left on their turn stalled the table for
-// ever.
+// Before, a player who left on their turn stalled the table for ever.
 #[tokio::test(start_paused = true)]
 async fn issue14_point2_the_computer_plays_for_a_disconnected_player_and_hands_the_seat_back() {
     let server = Server::start(unlimited_config()).await;
@@ -130,7 +129,7 @@ async fn issue14_point2_the_computer_plays_for_a_disconnected_player_and_hands_t
     me.request(m).await.expect("their own move is taken");
 }
 
-// Issue 14 point 2: a silent socket (no heartbeat: away after 10 s) counts as absent.
+// A silent socket (no heartbeat: away after 10 s) counts as absent.
 #[tokio::test(start_paused = true)]
 async fn issue14_point2_a_silent_player_is_stood_in_for_after_away_and_step_in() {
     let server = Server::start(unlimited_config()).await;
@@ -152,8 +151,8 @@ async fn issue14_point2_a_silent_player_is_stood_in_for_after_away_and_step_in()
     );
 }
 
-// Issue 14 point 3: with the move clock, a present but slow player gets the clock's
-// seconds and their reserve, then the computer moves for them once.
+// With the move clock, a present but slow player gets the clock's seconds and their
+// reserve, then the computer moves for them once.
 #[tokio::test(start_paused = true)]
 async fn issue14_point3_the_move_clock_runs_out_and_the_computer_moves() {
     let server = Server::start(unlimited_config()).await;
@@ -175,9 +174,9 @@ async fn issue14_point3_the_move_clock_runs_out_and_the_computer_moves() {
     assert!(!v.seats[seat].stand_in, "present: only that decision was taken over");
 }
 
-// Issue 14 points 2 and 3: a restart in the middle of a stand-in: the countdown starts
-// afresh at restore (the clocks pause while the server is down), the computer steps
-// in again, and a computer seat's turn is taken up again.
+// A restart in the middle of a stand-in: the countdown starts afresh at restore (the
+// clocks pause while the server is down), the computer steps in again, and a computer
+// seat's turn is taken up again.
 #[tokio::test(start_paused = true)]
 async fn issue14_a_restart_during_a_stand_in_steps_in_again_after_restore() {
     let server = Server::start(unlimited_config()).await;
@@ -207,8 +206,8 @@ async fn issue14_a_restart_during_a_stand_in_steps_in_again_after_restore() {
     assert!(took >= Duration::from_secs(19) && took < Duration::from_secs(21), "stepped in after {took:?}");
 }
 
-// Issue 14 point 2: with nobody else at the table, nobody is kept waiting, so the
-// computer does not play the game out while everyone is away.
+// With nobody else at the table, nobody is kept waiting, so the computer does not play
+// the game out while everyone is away.
 #[tokio::test(start_paused = true)]
 async fn issue14_point2_a_table_everyone_left_pauses() {
     let server = Server::start(unlimited_config()).await;
@@ -221,8 +220,8 @@ async fn issue14_point2_a_table_everyone_left_pauses() {
     assert!(spectator.view().clock.is_none(), "no countdown runs");
 }
 
-// Issue 14 point 1: the host frees a player's seat mid-game and gives it to a
-// computer: the computer plays it at once.
+// The host frees a player's seat mid-game and gives it to a computer: the computer
+// plays it at once.
 #[tokio::test(start_paused = true)]
 async fn issue14_point1_a_freed_seat_given_to_a_computer_mid_game() {
     let server = Server::start(unlimited_config()).await;

@@ -1,7 +1,6 @@
-//! The table's durable state (issue 13, points 3, 4, 7 and 10): the live table and
-//! the one a restart rebuilds from the same entries agree, versions never go back,
-//! presence never makes a game action stale, spectators are capped, and a table no
-//! player ever connected to expires soon.
+//! The table's durable state: the live table and the one a restart rebuilds from the
+//! same entries agree, versions never go back, presence never makes a game action
+//! stale, spectators are capped, and a table no player ever connected to expires soon.
 
 mod common;
 

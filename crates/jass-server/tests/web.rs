@@ -1,7 +1,7 @@
-//! The browser client is served from the binary (issue 16 point 5): content types,
-//! strong ETags with 304 revalidation, brotli or gzip as the request accepts, the
-//! table page at `/t/{table}`, and nothing outside the client's files, also not
-//! through a symlink in a `--web-dir` folder.
+//! The browser client is served from the binary: content types, strong ETags with 304
+//! revalidation, brotli or gzip as the request accepts, the table page at `/t/{table}`,
+//! and nothing outside the client's files, also not through a symlink in a `--web-dir`
+//! folder.
 
 mod common;
 

@@ -1,8 +1,8 @@
-//! The WebSocket contract of protocol.md sections 2, 4 and 8 that a client written
-//! from the document relies on (issue 13 points 12, 15, 16 and 17): every request
-//! with an `id` gets one answer carrying it, pings are rate limited like messages,
-//! an accepted request's state comes before its ack even while the server stops, and
-//! an oversized frame ends in a clean close 1009 a plain stream can read.
+//! The WebSocket contract of protocol.md sections 2, 4 and 8 that a client written from
+//! the document relies on (protocol.md 2 and 8): every request with an `id` gets one
+//! answer carrying it, pings are rate limited like messages, an accepted request's
+//! state comes before its ack even while the server stops, and an oversized frame ends
+//! in a clean close 1009 a plain stream can read.
 
 mod common;
 
@@ -18,8 +18,8 @@ use serde_json::json;
 use tokio::sync::{Notify, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 
-// Issue 13 point 15: a request refused `rate_limited` is answered with its `id`, and
-// no request goes unanswered.
+// A request refused `rate_limited` is answered with its `id`, and no request goes
+// unanswered.
 #[tokio::test]
 async fn every_request_with_an_id_gets_one_answer_with_it_also_when_rate_limited() {
     let server = Server::start(fast_config()).await;
@@ -53,7 +53,7 @@ async fn every_request_with_an_id_gets_one_answer_with_it_also_when_rate_limited
     spectator.roundtrip(1).await;
 }
 
-// Issue 13 point 15: the last request before a flood close is answered too.
+// The last request before a flood close is answered too.
 #[tokio::test]
 async fn the_request_that_trips_the_flood_close_is_answered_first() {
     let config = Config { rate_burst: 1, rate_per_second: 1, rate_strikes: 2, ..fast_config() };
@@ -76,8 +76,8 @@ async fn the_request_that_trips_the_flood_close_is_answered_first() {
     assert_eq!(code, close::RATE_LIMITED);
 }
 
-// Issue 13 point 12: WebSocket pings take from the same budget as messages, so a
-// ping flood is refused `rate_limited` and then closed 1008 like any other flood.
+// WebSocket pings take from the same budget as messages, so a ping flood is refused
+// `rate_limited` and then closed 1008 like any other flood.
 #[tokio::test]
 async fn a_ping_flood_is_rate_limited_then_closed_1008() {
     let server = Server::start(fast_config()).await;
@@ -135,8 +135,8 @@ impl Store for GatedStore {
     }
 }
 
-// Issue 13 point 16: a request accepted while the server stops: the table answers and
-// stops at once (dropping its views); the ack must not go out without the state.
+// A request accepted while the server stops: the table answers and stops at once
+// (dropping its views); the ack must not go out without the state.
 #[tokio::test]
 async fn an_ack_during_shutdown_comes_after_the_state_it_produced() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -1,6 +1,6 @@
-//! The real server binary on a temporary database, for the crash and damage tests
-//! (issue 13): start, signal, restart on the same file, read its log, and edit the
-//! file the way a crash or a bad disk would.
+//! The real server binary on a temporary database, for the crash and damage tests:
+//! start, signal, restart on the same file, read its log, and edit the file the way a
+//! crash or a bad disk would.
 #![allow(dead_code, unreachable_pub, missing_docs)]
 
 use std::net::SocketAddr;

@@ -287,7 +287,7 @@ impl Client {
                     if let ServerMsg::State { version, view } = &msg {
                         if let Some((v, _)) = &self.state {
                             // Presence (connections, spectators) is sent at the same
-                            // version; a version never goes back (issue 13, points 4, 7).
+                            // version; a version never goes back (protocol.md 2).
                             assert!(version >= v, "versions never go back: {v} then {version}");
                         }
                         self.state = Some((*version, (**view).clone()));
