@@ -1,7 +1,7 @@
 //! Durable tables: the real server binary on a temporary SQLite database is killed
 //! (SIGKILL) or stopped (SIGTERM) mid-game and started again on the same database;
 //! the four players reconnect with their tokens and finish the game exactly where
-//! they were (issue: durable tables; R12 replay).
+//! they were (R12: a record replays).
 
 mod common;
 
