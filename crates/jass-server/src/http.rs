@@ -25,7 +25,8 @@ use crate::app::App;
 use crate::cluster::Missing;
 use crate::ids::{MAX_TABLE_ID_CHARS, new_table_id, plausible_id};
 use crate::stats::bump;
-use crate::table::actor::{spawn, valid_name};
+use crate::table::actor::spawn;
+use crate::table::decide::valid_name;
 use crate::table::state::{TableState, finished_record};
 use crate::table::{PracticeStart, Refusal};
 

@@ -6,6 +6,11 @@
 //! one-queue-per-match, made structural).
 
 pub(crate) mod actor;
+mod commands;
+mod conn;
+pub(crate) mod decide;
+mod effects;
+mod seats;
 pub(crate) mod state;
 pub(crate) mod turn;
 
