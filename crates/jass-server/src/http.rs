@@ -35,8 +35,8 @@ const MAX_BODY_BYTES: usize = 4096;
 
 /// The router for the whole server.
 pub(crate) fn router(app: Arc<App>) -> Router {
-    // The table API anyone with a link may call: rate limited per address (issue 13
-    // point 9). `route_layer` covers the routes above it only.
+    // The table API anyone with a link may call: rate limited per address
+    // (protocol.md 1). `route_layer` covers the routes above it only.
     let mut router = Router::new()
         .route("/api/tables", post(create))
         .route("/api/tables/{table}", get(info))
@@ -146,11 +146,11 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiFailure> {
         .map_err(|e| ApiFailure(Refusal::new(ErrorCode::BadMessage, e.to_string()), None))
 }
 
-/// The body of a state-changing request (create, join), checked as a browser would
-/// not be stopped from sending it cross-site (issue 13 point 11): a foreign page can
-/// post `text/plain` or form bodies without asking, but not `application/json`, and
-/// its `Origin` is refused like the WebSocket upgrade's. The body must then arrive
-/// within `http_body_timeout` (issue 13 point 8: a trickled body holds a connection).
+/// The body of a state-changing request (create, join), checked as a browser would not
+/// be stopped from sending it cross-site (protocol.md 1): a foreign page can post
+/// `text/plain` or form bodies without asking, but not `application/json`, and its
+/// `Origin` is refused like the WebSocket upgrade's. The body must then arrive within
+/// `http_body_timeout` (a trickled body holds a connection).
 async fn json_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, ApiFailure> {
     json_body_within(app, headers, body, MAX_BODY_BYTES).await
 }
