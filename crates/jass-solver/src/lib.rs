@@ -98,10 +98,12 @@
 //! assert_eq!(Solver::new().points(&pos, Team::ALL[0]).unwrap(), 25);
 //! ```
 
+mod endgame;
 mod order;
 mod position;
 mod rules;
 mod search;
+mod sure;
 mod table;
 mod trick;
 

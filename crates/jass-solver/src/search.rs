@@ -18,36 +18,36 @@ pub struct Stats {
     pub searches: u64,
 }
 
-const LAST: i32 = LAST_TRICK_BONUS as i32;
+pub(crate) const LAST: i32 = LAST_TRICK_BONUS as i32;
 /// Killer slots per cards left and seat: the lead's, and mid-trick's by suit led,
 /// winning seat and whether the trick is held.
 const KILLER_KINDS: usize = 1 + 4 * 4 * 2;
 const KILLERS: usize = 37 * 4 * KILLER_KINDS;
-const MATCH: i32 = MATCH_BONUS as i32;
+pub(crate) const MATCH: i32 = MATCH_BONUS as i32;
 
 /// One solve: the fixed facts of the position and the table it fills.
 pub(crate) struct Search<'a> {
-    rules: &'static Rules,
+    pub(crate) rules: &'static Rules,
     /// The team whose points are maximised (0 or 1).
-    max: usize,
-    match_bonus: bool,
-    hands: [u64; 4],
+    pub(crate) max: usize,
+    pub(crate) match_bonus: bool,
+    pub(crate) hands: [u64; 4],
     /// The card points still in the hands.
-    rem: i32,
+    pub(crate) rem: i32,
     /// The cards still in the hands.
-    left: u32,
-    root: Cur,
-    taken: [bool; 2],
+    pub(crate) left: u32,
+    pub(crate) root: Cur,
+    pub(crate) taken: [bool; 2],
     /// The fixed part of every table key: contract reading, team maximised.
-    key_base: u128,
-    table: &'a mut Table,
-    stats: &'a mut Stats,
+    pub(crate) key_base: u128,
+    pub(crate) table: &'a mut Table,
+    pub(crate) stats: &'a mut Stats,
     /// The card that last cut off a search of a like position (`killer_slot`): the
     /// killer heuristic. The card that refuted a sibling line often refutes this one
     /// (it goes after the table's best lead; 20 cards: 29 % fewer nodes, 24 cards: 41 %).
-    killers: [u8; KILLERS],
+    pub(crate) killers: [u8; KILLERS],
     /// `stats.nodes` at which the solve gives up ([`Search::with_limit`]).
-    limit: u64,
+    pub(crate) limit: u64,
     /// Whether it gave up: every value since is meaningless and none is stored.
     pub(crate) aborted: bool,
 }
@@ -129,7 +129,7 @@ impl<'a> Search<'a> {
         at * KILLER_KINDS + (usize::from(cur.led) * 4 + winner) * 2 + usize::from(held) + 1
     }
 
-    fn match_possible(&self, taken: [bool; 2]) -> bool {
+    pub(crate) fn match_possible(&self, taken: [bool; 2]) -> bool {
         self.match_bonus && !taken[1 - self.max]
     }
 
@@ -244,7 +244,7 @@ impl<'a> Search<'a> {
     /// What a complete trick gives `max` (card points, the last trick, the match), and
     /// its winner.
     #[inline]
-    fn score_trick(&self, cur: &Cur, taken: [bool; 2]) -> (i32, u8) {
+    pub(crate) fn score_trick(&self, cur: &Cur, taken: [bool; 2]) -> (i32, u8) {
         let team = usize::from(cur.win) % 2;
         if team != self.max {
             return (0, cur.win);
@@ -530,191 +530,6 @@ impl<'a> Search<'a> {
         false
     }
 
-    /// Fail-soft alpha-beta over the last two tricks, where every seat holds at most
-    /// two cards: no table, no ordering, no bounds, which cost more there than the
-    /// few lines they would save (most of the search's nodes are in these tricks).
-    fn two_tricks(&mut self, cur: Cur, taken: [bool; 2], mut alpha: i32, mut beta: i32) -> i32 {
-        let seat = usize::from((cur.leader + cur.len) & 3);
-        let hand = self.hands[seat];
-        let mut legal = legal_mask(self.rules, hand, &cur);
-        let maximising = seat % 2 == self.max;
-        let mut best = if maximising { i32::MIN } else { i32::MAX };
-        while legal != 0 {
-            let card = legal.trailing_zeros() as usize;
-            legal &= legal - 1;
-            self.stats.nodes += 1;
-            // `rem` and `left` are not read below this (the trick is not the last).
-            self.hands[seat] = hand & !(1u64 << card);
-            let mut next = cur;
-            advance(self.rules, &mut next, card);
-            let v = if next.len < 4 {
-                self.two_tricks(next, taken, alpha, beta)
-            } else {
-                let team = usize::from(next.win) % 2;
-                let mut after = taken;
-                after[team] = true;
-                (if team == self.max { next.points } else { 0 }) + self.final_trick(next.win, after)
-            };
-            self.hands[seat] = hand;
-            if maximising {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
-    }
-
-    /// The exact value for `max` of the last two tricks from their start, every seat
-    /// holding two cards: minimax over the first trick's legal cards in play order
-    /// (at most sixteen lines), each line scored at once (the second trick's cards are
-    /// forced). No table, no ordering and no bounds: they cost more here than they
-    /// save, and most of the nodes are here.
-    fn two_trick_value(&self, leader: u8, taken: [bool; 2]) -> i32 {
-        let r = self.rules;
-        let l = usize::from(leader);
-        let hand = |i: usize| self.hands[(l + i) & 3];
-        let max_at = |i: usize| (l + i) % 2 == self.max;
-        // Folds `v` into a seat's best and window; true when the rest is cut off.
-        let fold = |i: usize, v: i32, best: &mut i32, alpha: &mut i32, beta: &mut i32| {
-            if max_at(i) {
-                *best = (*best).max(v);
-                *alpha = (*alpha).max(v);
-            } else {
-                *best = (*best).min(v);
-                *beta = (*beta).min(v);
-            }
-            alpha >= beta
-        };
-        let start = |i: usize| if max_at(i) { i32::MIN } else { i32::MAX };
-        let (mut a0, mut b0, mut best0) = (i32::MIN, i32::MAX, start(0));
-        let mut legal0 = hand(0);
-        while legal0 != 0 {
-            let c0 = legal0.trailing_zeros() as usize;
-            legal0 &= legal0 - 1;
-            let mut t0 = Cur::new(leader);
-            advance(r, &mut t0, c0);
-            let (mut a1, mut b1, mut best1) = (a0, b0, start(1));
-            let mut legal1 = legal_mask(r, hand(1), &t0);
-            while legal1 != 0 {
-                let c1 = legal1.trailing_zeros() as usize;
-                legal1 &= legal1 - 1;
-                let mut t1 = t0;
-                advance(r, &mut t1, c1);
-                let (mut a2, mut b2, mut best2) = (a1, b1, start(2));
-                let mut legal2 = legal_mask(r, hand(2), &t1);
-                while legal2 != 0 {
-                    let c2 = legal2.trailing_zeros() as usize;
-                    legal2 &= legal2 - 1;
-                    let mut t2 = t1;
-                    advance(r, &mut t2, c2);
-                    let (mut a3, mut b3, mut best3) = (a2, b2, start(3));
-                    let mut legal3 = legal_mask(r, hand(3), &t2);
-                    while legal3 != 0 {
-                        let c3 = legal3.trailing_zeros() as usize;
-                        legal3 &= legal3 - 1;
-                        let mut t3 = t2;
-                        advance(r, &mut t3, c3);
-                        let last = [
-                            hand(0) & !(1u64 << c0),
-                            hand(1) & !(1u64 << c1),
-                            hand(2) & !(1u64 << c2),
-                            hand(3) & !(1u64 << c3),
-                        ];
-                        let v = self.split_value(l, &t3, last, taken);
-                        if fold(3, v, &mut best3, &mut a3, &mut b3) {
-                            break;
-                        }
-                    }
-                    if fold(2, best3, &mut best2, &mut a2, &mut b2) {
-                        break;
-                    }
-                }
-                if fold(1, best2, &mut best1, &mut a1, &mut b1) {
-                    break;
-                }
-            }
-            fold(0, best1, &mut best0, &mut a0, &mut b0);
-        }
-        best0
-    }
-
-    /// One line of the last two tricks: the first trick `first` (complete) and the
-    /// last cards (`last[i]` of the seat `i` after the first leader `l`), for `max`.
-    #[inline]
-    fn split_value(&self, l: usize, first: &Cur, last: [u64; 4], taken: [bool; 2]) -> i32 {
-        let r = self.rules;
-        let w1 = usize::from(first.win);
-        let lead = (w1 + 4 - l) & 3;
-        let led_card = last[lead].trailing_zeros() as usize;
-        let led = led_card / 9;
-        let (mut w2, mut power, mut points) = (lead, r.power(led_card, led), i32::from(r.points[led_card]));
-        for k in 1..4 {
-            let i = (lead + k) & 3;
-            let card = last[i].trailing_zeros() as usize;
-            points += i32::from(r.points[card]);
-            let p = r.power(card, led);
-            if p > power {
-                (w2, power) = (i, p);
-            }
-        }
-        let first_ours = w1 % 2 == self.max;
-        let last_ours = (l + w2) % 2 == self.max;
-        let mut v = if first_ours { first.points } else { 0 };
-        if last_ours {
-            v += points + LAST;
-            if first_ours && self.match_possible(taken) {
-                v += MATCH;
-            }
-        }
-        v
-    }
-
-    /// The last trick from its start, every seat holding one card: what it gives
-    /// `max` (its points, the last trick's 5, the match).
-    #[inline]
-    fn final_trick(&self, leader: u8, taken: [bool; 2]) -> i32 {
-        let l = usize::from(leader);
-        let first = self.hands[l].trailing_zeros() as usize;
-        let led = first / 9;
-        let (mut win, mut power, mut points) =
-            (l, self.rules.power(first, led), i32::from(self.rules.points[first]));
-        for i in 1..4 {
-            let seat = (l + i) & 3;
-            let card = self.hands[seat].trailing_zeros() as usize;
-            points += i32::from(self.rules.points[card]);
-            let p = self.rules.power(card, led);
-            if p > power {
-                (win, power) = (seat, p);
-            }
-        }
-        if win % 2 != self.max {
-            return 0;
-        }
-        points + LAST + if self.match_possible(taken) { MATCH } else { 0 }
-    }
-
-    /// The last trick, whose cards are all forced.
-    fn last_trick(&mut self, mut cur: Cur, taken: [bool; 2]) -> i32 {
-        let saved = (self.hands, self.rem, self.left);
-        while cur.len < 4 {
-            let seat = usize::from((cur.leader + cur.len) & 3);
-            let card = self.hands[seat].trailing_zeros() as usize;
-            self.hands[seat] = 0;
-            self.rem -= i32::from(self.rules.points[card]);
-            self.left -= 1;
-            advance(self.rules, &mut cur, card);
-        }
-        let (gained, _) = self.score_trick(&cur, taken);
-        (self.hands, self.rem, self.left) = saved;
-        gained
-    }
-
     /// Scores a complete trick for `max` and searches on from its winner's lead.
     fn after_trick(&mut self, cur: &Cur, taken: [bool; 2], alpha: i32, beta: i32) -> i32 {
         let (gained, winner) = self.score_trick(cur, taken);
@@ -763,148 +578,6 @@ impl<'a> Search<'a> {
             | u128::from(match_possible) << 121
             | 1u128 << 127;
         all | a << 36 | b << 72 | tag
-    }
-
-    /// Tricks the leader `seat` takes whatever the others do, and points that surely
-    /// fall in them: its unbroken run from the top of the trumps still held, and
-    /// (when neither opponent holds more trumps than that run draws) its unbroken run
-    /// from the top of each other suit. Each keeps it on lead, so it can cash them
-    /// all. The points: its own cards in the runs, and the cards the others must
-    /// follow with (R5.1, R5.2): in a run of `r` tricks a seat holding `n` cards of
-    /// the suit plays at least its `min(n, r)` cheapest ones (a card it discards
-    /// earlier falls to the leader's side just the same). The partner may ruff a side
-    /// suit instead, so its side-suit cards count only without trumps.
-    fn sure_tricks(&self, seat: usize) -> (u32, i32) {
-        let r = self.rules;
-        let hand = self.hands[seat];
-        let others = [self.hands[(seat + 1) & 3], self.hands[(seat + 3) & 3], self.hands[(seat + 2) & 3]];
-        let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
-        let (mut tricks, mut points) = (0, 0);
-        let mut side_ok = true;
-        let run = |s: usize| -> (u32, i32) {
-            let mine = (hand >> (s * 9) & SUIT_MASK) as usize;
-            let m = mine as u16;
-            let mut a = (all >> (s * 9) & SUIT_MASK) as u16;
-            let (mut n, mut p) = (0u32, 0i32);
-            while a != 0 {
-                let top = 15 - a.leading_zeros();
-                if m >> top & 1 == 0 {
-                    break;
-                }
-                n += 1;
-                p += i32::from(r.points[s * 9 + top as usize]);
-                a &= !(1u16 << top);
-            }
-            (n, p)
-        };
-        let follow = |s: usize, n: u32, who: usize| -> i32 {
-            let cards = (others[who] >> (s * 9) & SUIT_MASK) as usize;
-            i32::from(r.low_points[s][cards][n.min(9) as usize])
-        };
-        if let Some(t) = r.trump {
-            let (n, p) = run(t);
-            if n > 0 {
-                tricks += n;
-                points += p + follow(t, n, 0) + follow(t, n, 1) + follow(t, n, 2);
-            }
-            let trumps = |h: u64| (h >> (t * 9) & SUIT_MASK).count_ones();
-            side_ok = trumps(others[0]) <= n && trumps(others[1]) <= n;
-        }
-        if !side_ok {
-            return (tricks, points);
-        }
-        for s in 0..4 {
-            if Some(s) == r.trump || hand >> (s * 9) & SUIT_MASK == 0 {
-                continue;
-            }
-            let (n, p) = run(s);
-            if n > 0 {
-                tricks += n;
-                points += p + follow(s, n, 0) + follow(s, n, 1);
-                if r.trump.is_none() {
-                    points += follow(s, n, 2);
-                }
-            }
-        }
-        (tricks, points)
-    }
-
-    /// The partner's sure tricks (`sure_tricks` as if it led) when the leader can
-    /// reach it: the leader holds a card of a suit whose top card the partner holds,
-    /// and no opponent can ruff that lead (no trumps, trumps led, or no opponent holds
-    /// a trump). The leader leads low, the partner wins and cashes from there.
-    fn entry_tricks(&self, seat: usize) -> Option<(u32, i32)> {
-        let partner = (seat + 2) & 3;
-        let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
-        let opp_trumps = self.rules.trump.is_some_and(|t| {
-            (self.hands[(seat + 1) & 3] | self.hands[(seat + 3) & 3]) >> (t * 9) & SUIT_MASK != 0
-        });
-        let entry = (0..4).any(|s| {
-            let suit = |h: u64| h >> (s * 9) & SUIT_MASK;
-            let live = suit(all);
-            live != 0
-                && suit(self.hands[seat]) != 0
-                && suit(self.hands[partner]) >> (63 - live.leading_zeros()) & 1 == 1
-                && (!opp_trumps || self.rules.trump == Some(s))
-        });
-        entry.then(|| self.sure_tricks(partner))
-    }
-
-    /// The seat holding the highest trump still out, and the points of its unbroken
-    /// run from the top: each card of it takes a trick, since a trump may always be
-    /// played (R5.3) and must be when trump is led (R5.2), and nothing beats it.
-    fn top_trumps(&self) -> Option<(usize, i32)> {
-        let t = self.rules.trump?;
-        let m = self.hands.map(|h| (h >> (t * 9) & SUIT_MASK) as u16);
-        let mut all = m[0] | m[1] | m[2] | m[3];
-        if all == 0 {
-            return None;
-        }
-        let top = 15 - all.leading_zeros();
-        let holder = m.iter().position(|h| h >> top & 1 == 1)?;
-        let mut points = 0;
-        while all != 0 {
-            let top = 15 - all.leading_zeros();
-            if m[holder] >> top & 1 == 0 {
-                break;
-            }
-            points += i32::from(self.rules.points[t * 9 + top as usize]);
-            all &= !(1u16 << top);
-        }
-        Some((holder, points))
-    }
-
-    /// A card as (suit, how many cards of its suit still held are below it) + 1, the
-    /// form that holds for every position with the same key.
-    fn relative(&self, card: u8) -> u8 {
-        let c = usize::from(card);
-        let s = c / 9;
-        let all = self.hands.iter().fold(0, |a, h| a | h) >> (s * 9) & SUIT_MASK;
-        let places = all as u16;
-        let place = c % 9;
-        let below = (places & ((1u16 << place) - 1)).count_ones() as u8;
-        (s as u8) << 4 | below | 0x80
-    }
-
-    /// The card of `seat` that `relative` named, if it holds it.
-    fn held_relative(&self, seat: usize, rel: u8) -> Option<u8> {
-        if rel & 0x80 == 0 {
-            return None;
-        }
-        let s = usize::from(rel >> 4 & 3);
-        let mut n = rel & 0xF;
-        let all = self.hands.iter().fold(0, |a, h| a | h) >> (s * 9) & SUIT_MASK;
-        let mut places = all as u16;
-        while places != 0 {
-            let k = places.trailing_zeros() as usize;
-            if n == 0 {
-                let card = s * 9 + k;
-                return (self.hands[seat] >> card & 1 == 1).then_some(card as u8);
-            }
-            n -= 1;
-            places &= places - 1;
-        }
-        None
     }
 }
 
