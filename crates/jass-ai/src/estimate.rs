@@ -4,7 +4,8 @@
 
 use jass_engine::{Card, Contract, Seat, SeatView, has_stoeck};
 
-use crate::{Computer, Outcome, choice};
+use crate::choice;
+use crate::computer::{Computer, Outcome};
 
 /// Per sampled deal, the value of each option, with the deal's weight.
 #[derive(Clone, Debug, PartialEq)]
