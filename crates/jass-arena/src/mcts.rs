@@ -1,6 +1,6 @@
-//! The published reference player (issue 17 point 4): a re-implementation of
-//! JassTheRipper's determinized Monte Carlo tree search (Niklaus et al. 2019/2020;
-//! BOTS.md, "The anchors").
+//! The published reference player: a re-implementation of JassTheRipper's
+//! determinized Monte Carlo tree search (Niklaus et al. 2019/2020; docs/bots.md, "The
+//! published anchors").
 //!
 //! For each card decision that is not forced it samples 15 × (tricks left) deals of the
 //! unseen cards consistent with what the seat knows (135 in trick 1), with
@@ -15,7 +15,7 @@
 //! visits, common at small budgets, the one with the higher mean: taking the lowest
 //! card instead left the player barely above random at 12 iterations), and the card
 //! played maximises (mean value of that card over the trees that voted for it) × (the
-//! number of those trees), the rule BOTS.md reports for JassTheRipper. It is the
+//! number of those trees), the rule docs/bots.md reports for JassTheRipper. It is the
 //! paper's rule, which is why it is used; it favours a card that is best in many
 //! determinizations over one that is very good in a few.
 //!

@@ -1,5 +1,5 @@
-//! The all-seeing player (issue 17 point 4: "exact solver on the true deal: the
-//! ceiling"). It is the **only** player that sees hidden cards, and only in the arena:
+//! The all-seeing player (the exact solver on the true deal: the ceiling of the
+//! ladder, docs/bots.md). It is the **only** player that sees hidden cards, and only in the arena:
 //! it is not a [`Player`](crate::Player) (those are handed a view and nothing else)
 //! but is handed the game itself by the duplicate runner, so no view-only player can
 //! become all-seeing by mistake.

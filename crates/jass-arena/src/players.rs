@@ -1,6 +1,6 @@
 //! The card players of a match, behind one trait that is handed a [`SeatView`] and
 //! nothing else: a player cannot see a card its seat could not see, because the arena
-//! never gives it the game (as `jass_ai::Computer`, ISSUE 14 point 6). The one
+//! never gives it the game (as `jass_ai::Computer`). The one
 //! exception, the all-seeing [`Oracle`], is a separate [`Seated`] case that the
 //! runner hands the game.
 
@@ -85,7 +85,7 @@ pub enum Kind {
         playouts: u32,
     },
     /// The computer that solves each sampled deal exactly once at most `solve_at_most`
-    /// cards are left in the hands, and plays out at random before (issue 17 point 3).
+    /// cards are left in the hands, and plays out before (docs/bots.md).
     Strong(Strong),
     /// The published reference: JassTheRipper's determinized MCTS ([`Mcts`]).
     Mcts {

@@ -229,7 +229,7 @@ fn seat(n: u8) -> jass_engine::Seat {
 // Names are what they look like (protocol.md 1, "Names"). The server must answer
 // `bad_name` for invisible, bidi and mixed-script names, on create and on join, and
 // keep a decomposed name in NFC. Enabled once the server calls
-// `jass_protocol::name::validate` (its `valid_name` in table/actor.rs and http.rs is
+// `jass_protocol::name::validate` (its `valid_name` in table/decide.rs and http.rs is
 // the lead's to switch).
 #[tokio::test]
 async fn spoofing_names_are_refused() {

@@ -3,8 +3,8 @@
 //! `pyschieber/player/challenge_player/`: its `JassStrategy`, `CardCounter` with its
 //! flags, and the trump-suit, Obenabe and Undenufe modes). The published work
 //! measured JassTheRipper against it (+27 points a round; it is itself about +23
-//! above random card play), so it is the reference that the issue's "+30 against
-//! the rule-based player" was calibrated on; our own [`Rules`](crate::Rules) is
+//! above random card play), so it is the reference that the ladder's "+30 against
+//! the rule-based player" (docs/bots.md, "The ladder") was calibrated on; our own [`Rules`](crate::Rules) is
 //! stronger. Written anew in our own structure from reading the original; only its
 //! card play is re-implemented (the arena's common chooser picks the contract).
 //!

@@ -55,8 +55,8 @@ pub(crate) struct Spawn {
     pub(crate) mailbox: usize,
     /// Drop the table after this long with nobody connected.
     pub(crate) idle_timeout: Duration,
-    /// Drop a table that no player ever connected to after this long (issue 13,
-    /// point 10: such a table only holds a slot).
+    /// Drop a table that no player ever connected to after this long: such a table
+    /// only holds a slot.
     pub(crate) unjoined_timeout: Duration,
     /// Most spectators watching at once.
     pub(crate) max_spectators: usize,
@@ -118,7 +118,7 @@ fn launch(s: Spawn, state: TableState, fresh: bool) -> TableHandle {
         max_spectators: s.max_spectators,
         max_spectators_per_ip: s.max_spectators_per_ip,
         // A restored table was played before the restart, as far as anyone can tell:
-        // downtime is not idleness (issue 13, point 1), so it gets the full timeout.
+        // downtime is not idleness, so it gets the full timeout.
         joined: !fresh,
         last_activity: if s.idle_already {
             Instant::now().checked_sub(s.idle_timeout).unwrap_or_else(Instant::now)

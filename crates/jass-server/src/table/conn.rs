@@ -37,7 +37,7 @@ impl Default for SeatConn {
 
 impl SeatConn {
     /// A live connection whose peer has been heard from lately: what `connected`
-    /// shows (issue 14 point 4).
+    /// shows (protocol.md 5.1, `seats`).
     pub(super) fn present(&self) -> bool {
         self.conn.is_some() && !self.away
     }

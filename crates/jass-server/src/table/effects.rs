@@ -310,7 +310,7 @@ impl TableActor {
             _ => false,
         };
         // Nothing to do on the current view (Stöck it may announce later): the next
-        // change prompts it again; asking at once would spin (issue 14, load bench).
+        // change prompts it again; asking at once would spin (seen in the load bench).
         if !played && !nothing_to_do {
             self.prompt_computers();
         }

@@ -153,7 +153,7 @@ pub(crate) enum TableCmd {
         conn: ConnId,
     },
     /// A seated socket's peer fell silent for `away_after`, or was heard from again
-    /// (issue 14 point 4). Presence only: published at the same `version`.
+    /// (protocol.md 2). Presence only: published at the same `version`.
     Presence {
         /// The connection.
         conn: ConnId,
@@ -281,7 +281,7 @@ impl TableHandle {
 #[cfg(test)]
 mod tests {
     /// A table's mailbox allocates 32 slots of this size up front; 2,500 tables pay it
-    /// 2,500 times (issue: ≤ 64 KiB per table).
+    /// 2,500 times (the load bench's memory target: ≤ 64 KiB per table, docs/benchmarks.md).
     #[test]
     fn a_mailbox_slot_stays_small() {
         assert!(size_of::<super::TableCmd>() <= 48, "{} bytes", size_of::<super::TableCmd>());

@@ -40,7 +40,7 @@ impl TableActor {
     ) -> Result<Attached, Refusal> {
         let Some(token) = token else {
             // Watching is free, but bounded: a stranger with the link cannot fill the
-            // table's fan-out (issue 13, point 7).
+            // table's fan-out (protocol.md 8, limits).
             if self.spectators.len() >= self.max_spectators {
                 return Err(Refusal::new(ErrorCode::Busy, "this table has its limit of spectators"));
             }

@@ -3,8 +3,8 @@
 //! The live actor and restart recovery both go through [`TableState::apply`]: the
 //! actor after the store has acknowledged an entry, recovery for every stored entry
 //! in order. One function means the table a restart rebuilds is, by construction,
-//! the table the players last saw (issue 13, point 3: recovery had its own copy of
-//! every state change, which could drift from the actor's).
+//! the table the players last saw (a recovery with its own copy of every state change
+//! could drift from the actor's).
 //!
 //! The state holds only what the entries say (R12: options, seeds and ordered actions
 //! replay the game). Connections, views and spectators are the actor's, not durable.
@@ -26,8 +26,8 @@ pub(crate) struct Occupant {
     /// has none, so no token opens it.
     pub(crate) token_hash: Option<[u8; 32]>,
     /// Took the seat during a round: the player sees no hand and the computer plays
-    /// the seat until the next deal (issue 14 point 1: a seat freed mid-round and
-    /// joined again must not show the round's hand to whoever joined).
+    /// the seat until the next deal (a seat freed mid-round and joined again must not
+    /// show the round's hand to whoever joined).
     pub(crate) waiting: bool,
     /// The host gave the seat to the computer: it plays the seat at `level`, the
     /// player keeps it (and the token) and watches without a hand until given it back.
@@ -124,8 +124,7 @@ pub(crate) struct TableState {
     /// Rematch votes cast since the last game ended.
     pub(crate) rematch: BySeat<bool>,
     /// Entries applied: the table's `version`. It only grows, also across restarts
-    /// (the same entries give the same count), and presence never moves it
-    /// (issue 13, points 4 and 7).
+    /// (the same entries give the same count), and presence never moves it.
     pub(crate) version: u64,
     /// `version` as of the last entry that changed the game (a start or an action):
     /// a game action decided on an earlier version is stale, one decided on this or
@@ -384,7 +383,7 @@ mod tests {
         Entry::Created { options: Options::default() }
     }
 
-    /// Issue 13 point 5: counters and options read back from a file are checked, so a
+    /// Counters and options read back from a file are checked, so a
     /// damaged one quarantines the table instead of being believed.
     #[test]
     fn point5_a_game_number_out_of_sequence_is_refused() {

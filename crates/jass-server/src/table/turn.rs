@@ -1,5 +1,5 @@
-//! Whose decision it is, since when, and when the computer takes it over (issue 14,
-//! points 2 and 3).
+//! Whose decision it is, since when, and when the computer takes it over (protocol.md
+//! 3, "Step-in and move clock").
 //!
 //! Nothing here is durable except the reserves, which live in the table state and
 //! are stored with each action: after a restart every turn starts afresh at restore
