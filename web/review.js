@@ -22,6 +22,12 @@ function est(e) {
   return `${e.mean.toFixed(1)} ± ${e.se >= 1e6 ? '∞' : e.se.toFixed(1)}`;
 }
 
+/** Points ahead of the opponents, with their sign. */
+function signed(x) {
+  const n = Math.round(x);
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0';
+}
+
 function contractName(c, env) {
   return c == null ? t('schieben') : contractLabel(c, env);
 }
@@ -35,7 +41,7 @@ function choicePart(view, env, r) {
     h('p', { class: 'rv-options' }, t('reviewCouldSee', { name: seatName(view, d.seat) }), ': ',
       [...d.options].sort((a, b) => b.value.mean - a.value.mean).map((o, i) => [i ? ' · ' : '', h('span', {
         class: `rv-opt${o.contract === d.chose ? ' played' : ''}`,
-      }, `${contractName(o.contract, env)} ${o.value.mean.toFixed(0)}`)]))));
+      }, `${contractName(o.contract, env)} ${signed(o.value.mean)}`)]))));
   const exact = h('p', { class: 'rv-options', testid: 'review-contract-exact' }, t('reviewAllKnown'), ': ',
     r.choice.exact.map((b, i) => ({ b, c: CONTRACT_ORDER[i] }))
       .sort((x, y) => y.b.at_most - x.b.at_most)
@@ -43,7 +49,7 @@ function choicePart(view, env, r) {
         `${contractLabel(c, env)} ${b.at_least === b.at_most ? b.at_least : `≤ ${b.at_most}`}`)]));
   return h('section', { class: 'rv-choice' },
     h('h3', {}, t('reviewContract'), ` · ${contractLabel(r.contract, env)} ×${r.multiplier}`),
-    decisions, exact);
+    decisions, exact, h('p', { class: 'muted rv-note' }, t('reviewAheadNote')));
 }
 
 const CONTRACT_ORDER = ['hearts', 'diamonds', 'clubs', 'spades', 'obenabe', 'undenufe'];

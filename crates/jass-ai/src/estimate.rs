@@ -124,9 +124,12 @@ impl Computer {
 
     /// What each contract (and a push, when the seat may push) is worth to the seat's
     /// team from the choosing seat's `view`, as this computer estimates it choosing:
-    /// the round's card points with Stöck, times the contract's multiplier, per
-    /// sampled deal. A push (`None`) is worth the contract the seat pushed to would
-    /// choose from its own hand (the fitted [`choice::worth`]) in each deal.
+    /// per sampled deal, the round's card points with Stöck less the opponents', times
+    /// the contract's multiplier. The difference, not the team's own points: with
+    /// multipliers a game is a race, and a contract of ×3 that the team loses gives
+    /// the opponents three times as much too. A push (`None`) is worth the contract the
+    /// seat pushed to would choose from its own hand (the fitted [`choice::worth`]) in
+    /// each deal.
     #[must_use]
     pub fn contract_samples(&self, view: &SeatView) -> Option<Samples<Option<Contract>>> {
         let seat = view.seat.filter(|&s| s == self.seat)?;
@@ -141,12 +144,22 @@ impl Computer {
         let to = seat.partner();
         let mut rows = Vec::new();
         self.contract_playouts(view, |hands, points| {
-            let ours = |k: Contract| {
-                Seat::ALL.iter().zip(hands).any(|(s, h)| s.team().index() == me && has_stoeck(*h, k))
+            // Stöck: +20 if the seat's team holds it, −20 if the opponents do.
+            let stoeck = |k: Contract| -> f64 {
+                if !self.options.has_extras() {
+                    return 0.0;
+                }
+                Seat::ALL
+                    .iter()
+                    .zip(hands)
+                    .filter(|(_, h)| has_stoeck(**h, k))
+                    .map(|(s, _)| if s.team().index() == me { 20.0 } else { -20.0 })
+                    .sum()
             };
             let value = |k: Contract| {
-                let stoeck = if self.options.has_extras() && ours(k) { 20.0 } else { 0.0 };
-                (f64::from(points[k.index()][me]) + stoeck) * f64::from(self.options.multipliers.of(k))
+                let p = points[k.index()];
+                let diff = f64::from(p[me]) - f64::from(p[1 - me]);
+                (diff + stoeck(k)) * f64::from(self.options.multipliers.of(k))
             };
             let mut row: Vec<f64> = Contract::ALL.into_iter().map(value).collect();
             if view.allowed.schiebe {

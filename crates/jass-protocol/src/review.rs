@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a review would come out differently (a better solver, another
 /// threshold): a stored review of another version is computed again.
-pub const REVIEW_VERSION: u32 = 1;
+pub const REVIEW_VERSION: u32 = 2;
 
 /// The review of one round.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -79,7 +79,9 @@ pub struct ChoiceDecision {
 pub struct ChoiceOption {
     /// The contract, or `null` for a push.
     pub contract: Option<Contract>,
-    /// Its estimated worth.
+    /// Its estimated worth: the team's card points with Stöck less the opponents',
+    /// times the multiplier (a game is a race: a ×3 contract lost gives the opponents
+    /// three times as much).
     pub value: Estimate,
 }
 
