@@ -73,6 +73,18 @@ impl<T> BySeat<T> {
     pub fn into_inner(self) -> [T; 4] {
         self.0
     }
+
+    /// The value of `seat`, as `self[seat]` but usable in a `const fn`.
+    ///
+    /// The mask keeps the index below four for the compiler too, so there is no bounds
+    /// check and no panic path: one indexed load. (A `match` on the seat, as the
+    /// server's own per-seat type had, compiles to a jump table instead.)
+    #[inline]
+    #[must_use]
+    #[expect(clippy::indexing_slicing, reason = "masked to 0..4, the array's length")]
+    pub const fn get(&self, seat: Seat) -> &T {
+        &self.0[seat.index() & 3]
+    }
 }
 
 impl<T> ByTeam<T> {
@@ -97,22 +109,32 @@ impl<T> ByTeam<T> {
     pub fn into_inner(self) -> [T; 2] {
         self.0
     }
+
+    /// The value of `team`, as `self[team]` but usable in a `const fn`.
+    #[inline]
+    #[must_use]
+    pub const fn get(&self, team: Team) -> &T {
+        let [a, b] = &self.0;
+        match team {
+            Team::Zero => a,
+            Team::One => b,
+        }
+    }
 }
 
 impl<T> Index<Seat> for BySeat<T> {
     type Output = T;
 
-    /// The mask keeps the index below four for the compiler too, so there is no bounds
-    /// check and no panic path: one indexed load. (A `match` on the seat, as the
-    /// server's own per-seat type had, compiles to a jump table instead.)
+    /// As [`BySeat::get`]: one indexed load, no bounds check.
     #[inline]
     fn index(&self, seat: Seat) -> &T {
-        &self.0[seat.index() & 3]
+        self.get(seat)
     }
 }
 
 impl<T> IndexMut<Seat> for BySeat<T> {
     #[inline]
+    #[expect(clippy::indexing_slicing, reason = "masked to 0..4, the array's length")]
     fn index_mut(&mut self, seat: Seat) -> &mut T {
         &mut self.0[seat.index() & 3]
     }
@@ -125,11 +147,7 @@ impl<T> Index<Team> for ByTeam<T> {
     /// load all the same.
     #[inline]
     fn index(&self, team: Team) -> &T {
-        let [a, b] = &self.0;
-        match team {
-            Team::Zero => a,
-            Team::One => b,
-        }
+        self.get(team)
     }
 }
 

@@ -36,6 +36,7 @@ impl Suit {
 
     /// The suit with index `i & 3`.
     #[must_use]
+    #[expect(clippy::indexing_slicing, reason = "masked to 0..4, the length of `ALL`")]
     pub const fn from_index(i: usize) -> Self {
         Self::ALL[i & 3]
     }
@@ -89,6 +90,14 @@ pub enum Rank {
 }
 
 impl Rank {
+    /// The rank with index `i % 9` (a card index's rank, or a rank index itself).
+    #[inline]
+    #[must_use]
+    #[expect(clippy::indexing_slicing, reason = "reduced to 0..9, the length of `ALL`")]
+    pub(crate) const fn wrapping(i: usize) -> Self {
+        Self::ALL[i % 9]
+    }
+
     /// All ranks, low to high in the natural order.
     pub const ALL: [Self; 9] = [
         Self::Six,
@@ -185,7 +194,7 @@ impl Card {
     #[inline]
     #[must_use]
     pub const fn rank(self) -> Rank {
-        Rank::ALL[(self.0 % 9) as usize]
+        Rank::wrapping(self.0 as usize)
     }
 }
 

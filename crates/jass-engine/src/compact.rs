@@ -144,7 +144,7 @@ impl CompactRecord {
 /// The action of `code`; a play's seat is the card's holder in `hands`, its Weis the
 /// next declaration in `weis`.
 fn decode(code: u8, hands: &[CardSet; 4], weis: &mut impl Iterator<Item = u64>) -> Option<SeatAction> {
-    let seat = Seat::ALL[usize::from(code & 3)];
+    let seat = Seat::wrapping(usize::from(code));
     let action = match code {
         0..PLAY_END => {
             let card = crate::card::Card::from_index(code / 4)?;
@@ -157,7 +157,7 @@ fn decode(code: u8, hands: &[CardSet; 4], weis: &mut impl Iterator<Item = u64>) 
                     }
                 }
             }
-            let holder = Seat::ALL.into_iter().find(|s| hands[s.index()].contains(card))?;
+            let holder = Seat::ALL.into_iter().zip(hands).find_map(|(s, h)| h.contains(card).then_some(s))?;
             return Some(SeatAction {
                 seat: holder,
                 action: Action::Play { card, weis: declared, stoeck: code & 1 != 0 },

@@ -85,6 +85,24 @@ pub struct Tables {
     pub order: [u8; 36],
 }
 
+impl Tables {
+    /// The card points of `card` (R4).
+    #[inline]
+    #[must_use]
+    #[expect(clippy::indexing_slicing, reason = "a card's index is below 36, the table's length")]
+    pub const fn points_of(&self, card: Card) -> u8 {
+        self.points[card.index()]
+    }
+
+    /// The order of `card` within its suit (trump order for trumps), 0 = lowest.
+    #[inline]
+    #[must_use]
+    #[expect(clippy::indexing_slicing, reason = "a card's index is below 36, the table's length")]
+    pub const fn order_of(&self, card: Card) -> u8 {
+        self.order[card.index()]
+    }
+}
+
 const fn rank_points(contract: Contract, rank: Rank, is_trump: bool, old_undenufe: bool) -> u8 {
     match contract {
         Contract::Obenabe => match rank {
@@ -126,6 +144,7 @@ const fn rank_points(contract: Contract, rank: Rank, is_trump: bool, old_undenuf
     }
 }
 
+#[expect(clippy::indexing_slicing, reason = "evaluated at compile time (the static tables): i < 36, r < 9")]
 pub(crate) const fn build(contract: Contract, old_undenufe: bool) -> Tables {
     let mut points = [0u8; 36];
     let mut order = [0u8; 36];
@@ -161,6 +180,7 @@ static TABLES: [Tables; 7] = [
 
 /// The lookup tables of `contract`; `old_undenufe` selects R4's "Altes Undenufe".
 #[must_use]
+#[expect(clippy::indexing_slicing, reason = "a contract's index is below six, and `TABLES` has seven")]
 pub fn tables(contract: Contract, old_undenufe: bool) -> &'static Tables {
     if old_undenufe && contract == Contract::Undenufe { &TABLES[6] } else { &TABLES[contract.index()] }
 }
@@ -178,19 +198,20 @@ pub fn tables(contract: Contract, old_undenufe: bool) -> &'static Tables {
 /// ```
 #[must_use]
 pub fn card_points(card: Card, contract: Contract, old_undenufe: bool) -> u32 {
-    u32::from(tables(contract, old_undenufe).points[card.index()])
+    u32::from(tables(contract, old_undenufe).points_of(card))
 }
 
 /// Sum of the card points of a set.
 #[must_use]
 pub fn set_points(cards: CardSet, contract: Contract, old_undenufe: bool) -> u32 {
     let t = tables(contract, old_undenufe);
-    cards.iter().map(|c| u32::from(t.points[c.index()])).sum()
+    cards.iter().map(|c| u32::from(t.points_of(c))).sum()
 }
 
 /// For each 9-bit pattern of trump ranks (bit r = rank r in the natural order), the
 /// pattern of the ranks below its highest card in the trump order (0 for no trump):
 /// the undertrumps of R5.4 in one lookup.
+#[expect(clippy::indexing_slicing, reason = "evaluated at compile time: p < 512, r < 9")]
 pub(crate) static UNDERTRUMPS: [u16; 512] = {
     let mut out = [0u16; 512];
     let mut p = 1;
@@ -221,6 +242,7 @@ pub(crate) static UNDERTRUMPS: [u16; 512] = {
 /// if `trumps` holds no card of suit `t`.
 #[inline]
 #[must_use]
+#[expect(clippy::indexing_slicing, reason = "masked to 0..512, the table's length")]
 pub(crate) fn undertrumps(trumps: CardSet, t: Suit) -> CardSet {
     let below = UNDERTRUMPS[trumps.suit_bits(t) as usize & 511];
     CardSet::from_bits(u64::from(below) << (9 * t.index()))

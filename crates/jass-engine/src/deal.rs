@@ -11,6 +11,7 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 
+use crate::by::BySeat;
 use crate::cardset::CardSet;
 use crate::seat::Seat;
 
@@ -111,6 +112,7 @@ fn uniform_slow(rng: &mut ChaCha20Rng, n: u32) -> u32 {
 
 /// Per bound `n` in `1..=36`: the rejection zone `u32::MAX − (2³² mod n)` and the
 /// multiplier `⌊(2⁶⁴ − 1) / n⌋ + 1` of [`mod_by`] (index 0 is unused).
+#[expect(clippy::indexing_slicing, reason = "evaluated at compile time: n < 37, the table's length")]
 static UNIFORM: [(u32, u64); 37] = {
     let mut t = [(0u32, 0u64); 37];
     let mut n = 1;
@@ -163,15 +165,16 @@ pub fn deal(seed: Seed, dealer: Option<Seat>) -> Deal {
         let j = uniform(&mut rng, i as u32 + 1) as usize;
         deck.swap(i, j);
     }
-    let drawn = Seat::ALL[uniform(&mut rng, 4) as usize & 3];
+    let drawn = Seat::wrapping(uniform(&mut rng, 4) as usize);
     let dealer = dealer.unwrap_or(drawn);
     // Packet k of three cards goes to the k-th seat (mod 4) after the dealer. Collected
     // per place after the dealer first, so every hand builds in a register.
-    let mut after_dealer = [0u64; 4];
+    let mut after_dealer = BySeat([0u64; 4]);
     for (k, packet) in deck.chunks_exact(3).enumerate() {
-        after_dealer[k % 4] |= packet.iter().fold(0, |bits, &c| bits | 1 << (c & 63));
+        after_dealer[Seat::wrapping(k)] |= packet.iter().fold(0, |bits, &c| bits | 1 << (c & 63));
     }
-    let hands = Seat::ALL.map(|s| CardSet::from_bits(after_dealer[(s.distance_from(dealer) + 3) % 4]));
+    let hands =
+        Seat::ALL.map(|s| CardSet::from_bits(after_dealer[Seat::wrapping(s.distance_from(dealer) + 3)]));
     Deal { hands, dealer }
 }
 

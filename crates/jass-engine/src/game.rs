@@ -7,7 +7,7 @@
 //! it is the view's (`view.rs`).
 
 use crate::action::{Action, Event, Events};
-use crate::by::ByTeam;
+use crate::by::{BySeat, ByTeam};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::compact::{Cached, CompactRecord, History};
@@ -46,7 +46,7 @@ pub struct Game {
     /// Totals before the current round.
     pub(crate) totals_before: ByTeam<u32>,
     /// Crossing of the target found in finished rounds (R10).
-    crossed: [Option<CountPos>; 2],
+    crossed: ByTeam<Option<CountPos>>,
     /// The finished rounds' summaries, compact (a server keeps a game for its whole
     /// length).
     pub(crate) history: History,
@@ -83,7 +83,7 @@ impl Game {
             weis_views: WeisViews::default(),
             last_round_tricks: arrayvec::ArrayVec::new(),
             totals_before: ByTeam::default(),
-            crossed: [None; 2],
+            crossed: ByTeam([None; 2]),
             history: History::new(ByTeam::default()),
             last_round: None,
             result: None,
@@ -122,7 +122,7 @@ impl Game {
         let mut game = Self::new(options, Seed([0; 32]))?;
         let r = &mut game.round;
         (r.dealer, r.forehand, r.dealt, r.hands, r.trick) =
-            (dealer, forehand, hands, hands, Trick::new(forehand));
+            (dealer, forehand, BySeat(hands), BySeat(hands), Trick::new(forehand));
         game.log.give_first_hands(dealer, hands);
         game.totals_before = ByTeam(totals);
         game.history = History::new(ByTeam(totals));
@@ -166,7 +166,7 @@ impl Game {
     /// The dealer and dealt hands of round `i`, if it was dealt.
     pub(crate) fn dealt(&self, i: usize) -> Option<(Seat, [CardSet; 4])> {
         if i == self.round.number as usize {
-            Some((self.round.dealer, self.round.dealt))
+            Some((self.round.dealer, self.round.dealt.0))
         } else {
             self.log.dealt(i)
         }
@@ -224,7 +224,7 @@ impl Game {
     /// The cards `seat` holds now.
     #[must_use]
     pub const fn hand(&self, seat: Seat) -> CardSet {
-        self.round.hands[seat.index()]
+        *self.round.hands.get(seat)
     }
 
     /// The trick being played.
@@ -260,7 +260,7 @@ impl Game {
     pub fn legal_cards(&self, seat: Seat) -> CardSet {
         match (self.phase(), self.round.contract) {
             (Phase::Playing, Some(k)) if self.round.trick.next_seat() == seat => {
-                legal_cards(self.round.hands[seat.index()], &self.round.trick, k)
+                legal_cards(self.round.hands[seat], &self.round.trick, k)
             }
             _ => CardSet::EMPTY,
         }
@@ -287,7 +287,7 @@ impl Game {
     #[inline(always)]
     pub(crate) fn declarable(&self, seat: Seat) -> WeisList {
         if self.options.has_extras() && self.is_first_card(seat) && self.to_act() == Some(seat) {
-            weis_to_declare(self.round.hands[seat.index()], self.options.small_weis)
+            weis_to_declare(self.round.hands[seat], self.options.small_weis)
         } else {
             WeisList::new()
         }
@@ -312,7 +312,7 @@ impl Game {
     /// The Weis declared so far this round, by seat.
     #[must_use]
     pub fn declared_weis(&self, seat: Seat) -> &[Weis] {
-        &self.round.declared[seat.index()]
+        &self.round.declared[seat]
     }
 
     /// After the first trick: the team whose Weis scored and the points (R6).
@@ -330,7 +330,7 @@ impl Game {
     /// Where `team` first reached the target, if it has (R10).
     #[must_use]
     pub fn crossing(&self, team: Team) -> Option<CountPos> {
-        if let Some(p) = self.crossed[team.index()] {
+        if let Some(p) = self.crossed[team] {
             return Some(p);
         }
         if self.options.fixed_rounds.is_some() {
@@ -402,7 +402,7 @@ impl Game {
                 if self.round.trick.next_seat() != seat {
                     return Err(RuleError::NotYourTurn { to_act: self.to_act() });
                 }
-                let hand = self.round.hands[seat.index()];
+                let hand = self.round.hands[seat];
                 if !hand.contains(*card) {
                     return Err(RuleError::CardNotHeld(*card));
                 }
@@ -616,7 +616,7 @@ impl Game {
 
     fn freeze_crossings(&mut self) {
         for t in Team::ALL {
-            self.crossed[t.index()] = self.crossing(t);
+            self.crossed[t] = self.crossing(t);
         }
     }
 
@@ -633,7 +633,7 @@ impl Game {
         let totals = self.totals();
         let result = match (self.options.fixed_rounds, self.options.end) {
             (Some(n), _) if self.history.len() as u32 >= n => Some(GameResult::after_fixed_rounds(totals)),
-            (None, End::Automatic) => first_across(self.crossed)
+            (None, End::Automatic) => first_across(self.crossed.0)
                 .map(|w| GameResult::won(w, EndReason::Automatic, totals, &self.options)),
             _ => None,
         };

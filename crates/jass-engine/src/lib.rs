@@ -86,6 +86,10 @@
 //! - *Stich*: a trick; *Match*: all nine tricks to one team.
 //! - *Bedanke*: claim the win ("mir bedanke üs").
 //! - *Round*: one deal; *Game*: rounds until the end (R10).
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 mod action;
 mod by;

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Event, Events};
-use crate::by::ByTeam;
+use crate::by::{BySeat, ByTeam};
 use crate::card::{Card, Rank, Suit};
 use crate::cardset::CardSet;
 use crate::contract::{Contract, tables};
@@ -80,7 +80,7 @@ impl PlayedTrick {
     pub(crate) fn completed(&self, number: u8, contract: Contract, old_undenufe: bool) -> CompletedTrick {
         let trick = Trick::from_cards(self.leader, &self.cards);
         let t = tables(contract, old_undenufe);
-        let mut points: u32 = trick.cards().map(|c| u32::from(t.points[c.index()])).sum();
+        let mut points: u32 = trick.cards().map(|c| u32::from(t.points_of(c))).sum();
         if number == 8 {
             points += LAST_TRICK_BONUS;
         }
@@ -115,8 +115,8 @@ pub(crate) struct Round {
     pub(crate) forehand: Seat,
     pub(crate) seed: Seed,
     pub(crate) commitment: Commitment,
-    pub(crate) dealt: [CardSet; 4],
-    pub(crate) hands: [CardSet; 4],
+    pub(crate) dealt: BySeat<CardSet>,
+    pub(crate) hands: BySeat<CardSet>,
     pub(crate) contract: Option<Contract>,
     pub(crate) chosen_by: Option<Seat>,
     pub(crate) pushed: bool,
@@ -130,11 +130,11 @@ pub(crate) struct Round {
     /// Cards played so far this round (0..=36).
     pub(crate) played: u8,
     pub(crate) last_played_by: Option<Seat>,
-    pub(crate) card_points: [u32; 2],
-    pub(crate) tricks_won: [u8; 2],
-    pub(crate) declared: [WeisList; 4],
+    pub(crate) card_points: ByTeam<u32>,
+    pub(crate) tricks_won: ByTeam<u8>,
+    pub(crate) declared: BySeat<WeisList>,
     /// The points of each declared Weis (public at once, R6).
-    pub(crate) declared_points: [ShortList<u32, MAX_WEIS>; 4],
+    pub(crate) declared_points: BySeat<ShortList<u32, MAX_WEIS>>,
     /// After trick 1: the team whose Weis scored, with its points.
     pub(crate) weis_result: Option<(Option<Team>, u32)>,
     pub(crate) stoeck_holder: Option<Seat>,
@@ -172,7 +172,8 @@ impl Round {
             // R2 `seven_of_hearts`: whoever holds H7 leads the first round. Every deal
             // gives H7 to someone; dealer + 1 only stands in for the impossible.
             (None, FirstRound::SevenOfHearts) => {
-                let holder = Seat::ALL.into_iter().find(|s| d.hands[s.index()].contains(seven));
+                let holder =
+                    Seat::ALL.into_iter().zip(d.hands).find_map(|(s, h)| h.contains(seven).then_some(s));
                 debug_assert!(holder.is_some(), "a full deal places H7 in some hand");
                 holder.unwrap_or(d.dealer.next())
             }
@@ -184,8 +185,8 @@ impl Round {
             forehand,
             seed,
             commitment: seed.commitment(),
-            dealt: d.hands,
-            hands: d.hands,
+            dealt: BySeat(d.hands),
+            hands: BySeat(d.hands),
             contract: None,
             chosen_by: None,
             pushed: false,
@@ -196,8 +197,8 @@ impl Round {
             tricks: arrayvec::ArrayVec::new(),
             played: 0,
             last_played_by: None,
-            card_points: [0; 2],
-            tricks_won: [0; 2],
+            card_points: ByTeam::default(),
+            tricks_won: ByTeam::default(),
             declared: Default::default(),
             declared_points: Default::default(),
             weis_result: None,
@@ -217,7 +218,7 @@ impl Round {
     /// Whether `seat` has played no card yet this round: its hand is still the dealt
     /// one (Weis go with the first card, R6).
     pub(crate) fn before_first_card(&self, seat: Seat) -> bool {
-        self.hands[seat.index()] == self.dealt[seat.index()]
+        self.hands[seat] == self.dealt[seat]
     }
 
     /// Cards left in each hand.
@@ -262,7 +263,7 @@ impl Round {
         self.contract = Some(contract);
         self.chosen_by = Some(seat);
         if options.has_extras() {
-            self.stoeck_holder = Seat::ALL.into_iter().find(|s| has_stoeck(self.dealt[s.index()], contract));
+            self.stoeck_holder = Seat::ALL.into_iter().find(|&s| has_stoeck(self.dealt[s], contract));
         }
         events.push(Event::ContractChosen { seat, contract });
     }
@@ -295,7 +296,7 @@ impl Round {
         stoeck: bool,
         events: &mut Events,
     ) -> CardOutcome {
-        self.hands[seat.index()] = self.hands[seat.index()].without(card);
+        self.hands[seat] = self.hands[seat].without(card);
         self.trick.push(card);
         self.played += 1;
         self.last_played_by = Some(seat);
@@ -304,15 +305,15 @@ impl Round {
         if !weis.is_empty() {
             let points: ShortList<u32, MAX_WEIS> =
                 weis.iter().map(|w| w.points(options.small_weis)).collect();
-            self.declared[seat.index()] = weis.iter().copied().collect();
-            self.declared_points[seat.index()] = points;
+            self.declared[seat] = weis.iter().copied().collect();
+            self.declared_points[seat] = points;
             weis_changed = true;
             events.push(Event::WeisDeclared { seat, points });
         }
         if self.stoeck_holder == Some(seat)
             && let Some(pair) = self.contract.and_then(stoeck_cards)
             && pair.contains(card)
-            && (self.hands[seat.index()] & pair).is_empty()
+            && (self.hands[seat] & pair).is_empty()
         {
             self.stoeck_second_at = Some(self.played - 1);
         }
@@ -345,7 +346,7 @@ impl Round {
         let t = tables(contract, options.old_undenufe);
         let trick_no = self.trick_no;
         let last = trick_no == 8;
-        let mut points: u32 = trick.cards().map(|c| u32::from(t.points[c.index()])).sum();
+        let mut points: u32 = trick.cards().map(|c| u32::from(t.points_of(c))).sum();
         if last {
             points += LAST_TRICK_BONUS;
         }
@@ -358,10 +359,10 @@ impl Round {
                 self.weis_result = Some((None, 0));
             }
         }
-        self.card_points[team.index()] += points;
-        self.tricks_won[team.index()] += 1;
+        self.card_points[team] += points;
+        self.tricks_won[team] += 1;
         self.credit(options, team, points, CreditKind::Stich, trick_no);
-        if last && self.tricks_won[team.index()] == 9 && options.has_extras() {
+        if last && self.tricks_won[team] == 9 && options.has_extras() {
             self.credit(options, team, MATCH_BONUS, CreditKind::Stich, trick_no);
         }
         self.last_trick = Some(LastTrick { number: trick_no, trick, winner, points });
@@ -382,9 +383,7 @@ impl Round {
         let best = Seat::ALL
             .into_iter()
             .flat_map(|s| {
-                self.declared[s.index()]
-                    .iter()
-                    .map(move |w| (WeisKey::new(w, s, forehand, contract, small), s))
+                self.declared[s].iter().map(move |w| (WeisKey::new(w, s, forehand, contract, small), s))
             })
             .max_by_key(|&(k, _)| k);
         let Some((_, best_seat)) = best else {
@@ -393,14 +392,14 @@ impl Round {
         };
         let team = best_seat.team();
         let points: u32 =
-            team.seats().iter().flat_map(|s| self.declared[s.index()].iter()).map(|w| w.points(small)).sum();
+            team.seats().iter().flat_map(|&s| self.declared[s].iter()).map(|w| w.points(small)).sum();
         self.weis_result = Some((Some(team), points));
         self.credit(options, team, points, CreditKind::Weis, 0);
         let revealed = team
             .seats()
             .iter()
-            .filter(|s| !self.declared[s.index()].is_empty())
-            .map(|&s| (s, self.declared[s.index()]))
+            .filter(|&&s| !self.declared[s].is_empty())
+            .map(|&s| (s, self.declared[s]))
             .collect();
         events.push(Event::WeisResolved { team: Some(team), points, revealed });
     }
@@ -421,7 +420,7 @@ impl Round {
             chosen_by: self.chosen_by,
             pushed: self.pushed,
             multiplier: self.multiplier(options),
-            card_points: ByTeam(self.card_points),
+            card_points: self.card_points,
             match_bonus: ByTeam::default(),
             weis: ByTeam::default(),
             stoeck: ByTeam::default(),
@@ -431,7 +430,7 @@ impl Round {
             seed: self.seed,
         };
         for t in Team::ALL {
-            if self.tricks_won[t.index()] == 9 && options.has_extras() {
+            if self.tricks_won[t] == 9 && options.has_extras() {
                 s.match_bonus[t] = MATCH_BONUS;
             }
             if let Some((Some(wt), p)) = self.weis_result

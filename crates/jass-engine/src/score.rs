@@ -72,30 +72,30 @@ struct Credit {
 pub(crate) struct Credits {
     list: Vec<Credit>,
     /// Sum of `list` per team.
-    sums: [u32; 2],
+    sums: ByTeam<u32>,
 }
 
 impl Credits {
     /// An empty list with room for a round's usual credits.
     pub(crate) fn new() -> Self {
-        Self { list: Vec::with_capacity(16), sums: [0; 2] }
+        Self { list: Vec::with_capacity(16), sums: ByTeam([0; 2]) }
     }
 
     /// Empties the list, keeping its allocation for the next round.
     pub(crate) fn clear(&mut self) {
         self.list.clear();
-        self.sums = [0; 2];
+        self.sums = ByTeam([0; 2]);
     }
 
     /// Credits `points` (already multiplied) to `team` at `pos`.
     pub(crate) fn add(&mut self, team: Team, points: u32, pos: CountPos) {
         self.list.push(Credit { team, points, pos });
-        self.sums[team.index()] += points;
+        self.sums[team] += points;
     }
 
     /// What `team` was credited this round.
     pub(crate) const fn of(&self, team: Team) -> u32 {
-        self.sums[team.index()]
+        *self.sums.get(team)
     }
 
     /// Where `team`, starting the round at `before`, reached `target` in the counting

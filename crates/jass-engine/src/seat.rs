@@ -44,6 +44,12 @@ impl Seat {
         if n < 4 { Some(Self(SeatNo::wrapping(n as usize))) } else { None }
     }
 
+    /// The seat with number `n mod 4`.
+    #[must_use]
+    pub const fn wrapping(n: usize) -> Self {
+        Self(SeatNo::wrapping(n))
+    }
+
     /// The seat number 0..=3.
     #[must_use]
     pub const fn index(self) -> usize {

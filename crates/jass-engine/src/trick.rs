@@ -146,8 +146,8 @@ impl Trick {
     /// The highest trump in the trick, if any (R5.4).
     #[must_use]
     pub fn highest_trump(&self, t: Suit) -> Option<Card> {
-        let order = &tables(Contract::trump_of(t), false).order;
-        self.cards().filter(|c| c.suit() == t).max_by_key(|c| order[c.index()])
+        let tables = tables(Contract::trump_of(t), false);
+        self.cards().filter(|c| c.suit() == t).max_by_key(|&c| tables.order_of(c))
     }
 
     /// The seat whose card currently wins the trick (R5, last bullet), if any card is down.
@@ -155,12 +155,12 @@ impl Trick {
     #[must_use]
     pub fn winner(&self, contract: Contract) -> Option<Seat> {
         let first = self.down().first()?.card;
-        let order = &tables(contract, false).order;
+        let tables = tables(contract, false);
         let trump = contract.trump();
         let (mut best, mut best_card) = (0, first);
         for (i, p) in self.down().iter().enumerate().skip(1) {
             let (c, b) = (p.card, best_card);
-            let higher = order[c.index()] > order[b.index()];
+            let higher = tables.order_of(c) > tables.order_of(b);
             // A trump beats every other card, a higher trump a lower one; otherwise only
             // a higher card of the winning card's suit (the suit led) takes the lead.
             let takes = if Some(c.suit()) == trump {

@@ -148,7 +148,12 @@ pub struct SeatView {
 /// pieces were still being stored, and the stalled loads were a large part of a
 /// view's time.
 #[derive(Clone, Eq, PartialEq, Debug, Default)]
-pub(crate) struct WeisViews([ShortList<WeisView, 4>; 5]);
+pub(crate) struct WeisViews {
+    /// What each seat sees: the public list with its own Weis' cards shown.
+    seats: BySeat<ShortList<WeisView, 4>>,
+    /// What a spectator sees.
+    spectators: ShortList<WeisView, 4>,
+}
 
 impl WeisViews {
     /// Rebuilds the lists after a declaration or the Weis comparison of `round`: a seat
@@ -160,26 +165,25 @@ impl WeisViews {
         // where the comparison revealed them. Each seat's list is that one with its own
         // cards shown as well (built once and copied, not re-assembled per viewer).
         let mut public = ShortList::<WeisView, 4>::new();
-        let mut own_slot = [None; 4];
+        let mut own_slot = BySeat([None; 4]);
         for s in Seat::ALL {
-            let declared = round.declared[s.index()];
+            let declared = round.declared[s];
             if !declared.is_empty() {
-                own_slot[s.index()] = Some(public.len());
+                own_slot[s] = Some(public.len());
                 let visible = revealed == Some(s.team());
-                let points = round.declared_points[s.index()];
+                let points = round.declared_points[s];
                 let fits = public.try_push(WeisView { seat: s, points, cards: visible.then_some(declared) });
                 debug_assert!(fits.is_ok(), "at most one entry per seat: four always fit");
             }
         }
-        let [seats @ .., spectators] = &mut self.0;
-        *spectators = public;
-        for (i, list) in seats.iter_mut().enumerate() {
+        self.spectators = public;
+        for (s, list) in self.seats.iter_mut() {
             *list = public;
-            if let Some(slot) = own_slot[i] {
+            if let Some(slot) = own_slot[s] {
                 let own = list.get_mut(slot);
                 debug_assert!(own.is_some(), "the seat's own entry was just pushed at this slot");
                 if let Some(own) = own {
-                    own.cards = Some(round.declared[i]);
+                    own.cards = Some(round.declared[s]);
                 }
             }
         }
@@ -227,7 +231,7 @@ pub(crate) fn project(
         dealer: r.dealer,
         forehand: r.forehand,
         to_act: table.to_act,
-        hand: me.map_or(CardSet::EMPTY, |s| r.hands[s.index()]),
+        hand: me.map_or(CardSet::EMPTY, |s| r.hands[s]),
         hand_counts: BySeat(r.hand_lens()),
         contract: r.contract,
         chosen_by: r.chosen_by,
@@ -235,10 +239,10 @@ pub(crate) fn project(
         pushed_back: r.pushed_back,
         trick: TrickView { number: r.trick_no, leader: r.trick.leader(), cards: r.trick.played_cards() },
         last_trick: r.last_trick.map(|t| t.completed()),
-        weis: weis.0[me.map_or(4, Seat::index)],
+        weis: me.map_or(weis.spectators, |s| weis.seats[s]),
         weis_result: r.weis_result.map(|(team, points)| WeisOutcome { team, points }),
         stoeck: table.stoeck,
-        round_points: ByTeam(r.card_points),
+        round_points: r.card_points,
         totals: table.totals,
         commitment: r.commitment,
         last_round: *table.last_round,

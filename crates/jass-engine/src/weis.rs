@@ -92,7 +92,7 @@ impl Weis {
     #[must_use]
     pub const fn cards(&self) -> CardSet {
         if self.len == FOUR {
-            CardSet::rank(Rank::ALL[self.low as usize])
+            CardSet::rank(Rank::wrapping(self.low as usize))
         } else {
             CardSet::from_bits(((1u64 << self.len) - 1) << self.low)
         }
@@ -103,9 +103,9 @@ impl Weis {
     pub const fn kind(&self) -> WeisKind {
         let low = self.low as usize;
         if self.len == FOUR {
-            WeisKind::Four(Rank::ALL[low])
+            WeisKind::Four(Rank::wrapping(low))
         } else {
-            WeisKind::Run { suit: Suit::from_index(low / 9), low: Rank::ALL[low % 9], len: self.len }
+            WeisKind::Run { suit: Suit::from_index(low / 9), low: Rank::wrapping(low), len: self.len }
         }
     }
 
@@ -213,7 +213,7 @@ fn each_weis(hand: CardSet, small_weis: bool, mut found: impl FnMut(Weis)) {
     // Ranks held in all four suits, lowest first.
     let mut fours = Suit::ALL.iter().fold(0x1FF, |acc, &s| acc & hand.suit_bits(s));
     while fours != 0 {
-        let w = Weis::four(Rank::ALL[fours.trailing_zeros() as usize % 9]);
+        let w = Weis::four(Rank::wrapping(fours.trailing_zeros() as usize));
         if w.points(small_weis) > 0 {
             found(w);
         }

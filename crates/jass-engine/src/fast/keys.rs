@@ -2,6 +2,11 @@
 //! rank every card they play, and a lookup replaces the comparisons of
 //! [`Trick::winner`](crate::Trick::winner), against which the tests hold it.
 
+#![expect(
+    clippy::indexing_slicing,
+    reason = "the tables are built at compile time (an index out of range is a build error), and the lookups index them by a contract (0..6), a suit (0..4) and a card index (0..36), or a card index masked to 0..64 into the 64-wide rows"
+)]
+
 use crate::contract::{Contract, build};
 
 /// The trick keys for every suit led and card under `contract`, for loops that look up

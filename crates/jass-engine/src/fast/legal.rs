@@ -44,6 +44,7 @@ pub(crate) fn legal_follow(hand: CardSet, led: Suit, down: CardSet, t: TrumpMask
 /// [`legal_follow`] on raw bits (`led_mask`: the cards of the suit led), for the
 /// batched playouts, which keep sets as plain words.
 #[inline]
+#[expect(clippy::indexing_slicing, reason = "masked to 0..512, the table's length")]
 pub(crate) fn legal_follow_bits(hand: u64, led_mask: u64, down: u64, t: TrumpMasks) -> u64 {
     let follow = hand & led_mask;
     let trumps = hand & t.suit;

@@ -3,6 +3,11 @@
 //! would mispredict on random picks. The readable statement is "the n-th card of
 //! `CardSet::iter`"; the tests in `cardset.rs` hold these to it.
 
+#![expect(
+    clippy::indexing_slicing,
+    reason = "the tables are built at compile time (an index out of range is a build error), and the lookups index them by a 9-bit suit pattern (0..512), a byte (0..256) and a count masked below the row length; a set's n-th card is picked for every card of every random playout, where these loads are measured in instructions (docs/benchmarks.md)"
+)]
+
 use crate::card::Card;
 
 /// The number of cards in each 9-bit suit pattern.
