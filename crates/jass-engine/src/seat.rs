@@ -56,6 +56,22 @@ impl Seat {
         self.0 as usize
     }
 
+    /// This seat's entry of a plain per-seat array (as [`BySeat`](crate::BySeat)
+    /// indexes its own: one load, no bounds check).
+    #[inline]
+    #[must_use]
+    #[expect(clippy::indexing_slicing, reason = "masked to 0..4, the array's length")]
+    pub const fn of<T>(self, values: &[T; 4]) -> &T {
+        &values[self.index() & 3]
+    }
+
+    /// This seat's entry of a plain per-seat array, mutably.
+    #[inline]
+    #[expect(clippy::indexing_slicing, reason = "masked to 0..4, the array's length")]
+    pub const fn of_mut<T>(self, values: &mut [T; 4]) -> &mut T {
+        &mut values[self.index() & 3]
+    }
+
     /// The seat that plays next (the right-hand neighbour).
     #[must_use]
     pub const fn next(self) -> Self {
