@@ -3,6 +3,11 @@
 //! cards (the last trick's cards are forced), and kept in the table under a cheaper
 //! key.
 
+#![expect(
+    clippy::indexing_slicing,
+    reason = "seats are masked to 0..4 and teams are 0..2; a card is the lowest set bit of a hand that still holds one (the last two tricks: every hand has a card), so below 36; this runs at every node two tricks from the end, where the solver's instructions are measured (docs/benchmarks.md)"
+)]
+
 use crate::search::{LAST, MATCH, Search};
 use crate::trick::{Cur, advance, legal_mask};
 

@@ -97,6 +97,10 @@
 //! // The Puur (20) takes the trump six (0) and two sixes: 20 + 5 for the last trick.
 //! assert_eq!(Solver::new().points(&pos, Team::ALL[0]).unwrap(), 25);
 //! ```
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 mod endgame;
 mod order;
@@ -186,7 +190,7 @@ impl Solver {
         let limit = self.stats.nodes.saturating_add(nodes);
         let seat = pos.to_move();
         let team = seat.team();
-        let legal = legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract);
+        let legal = legal_cards(pos.hand(seat), &pos.trick, pos.contract);
         let mut out: Vec<(jass_engine::Card, u32)> = Vec::with_capacity(legal.len() as usize);
         for card in legal {
             let (next, gained) = search::play(pos, card, team);
@@ -267,7 +271,7 @@ impl Solver {
         pos.validate()?;
         let seat = pos.to_move();
         let team = seat.team();
-        let legal = legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract);
+        let legal = legal_cards(pos.hand(seat), &pos.trick, pos.contract);
         // `exact` first, then the search's own order (its likely best card first: the
         // others are then measured against a good value), then the equivalent cards
         // it skips.

@@ -48,6 +48,13 @@ impl std::fmt::Display for PositionError {
 impl std::error::Error for PositionError {}
 
 impl Position {
+    /// The cards `seat` holds.
+    #[inline]
+    #[must_use]
+    pub const fn hand(&self, seat: Seat) -> CardSet {
+        *seat.of(&self.hands)
+    }
+
     /// The seat whose card is next.
     #[must_use]
     pub fn to_move(&self) -> Seat {
@@ -79,11 +86,11 @@ impl Position {
         }
         // `open`: the tricks left, this one included, which is what a seat still to
         // play to this trick holds; a seat that played to it holds one card fewer.
-        let open = self.hands[leader.plus(3).index()].len();
+        let open = self.hand(leader.plus(3)).len();
         for i in 0..4 {
             let seat = leader.plus(i);
             let want = if i < played { open.checked_sub(1).ok_or(PositionError::HandSizes)? } else { open };
-            if self.hands[seat.index()].len() != want {
+            if self.hand(seat).len() != want {
                 return Err(PositionError::HandSizes);
             }
         }
@@ -94,7 +101,7 @@ impl Position {
         let mut replay = Trick::new(leader);
         for (i, card) in self.trick.cards().enumerate() {
             let seat = leader.plus(i);
-            let held = CardSet::from_bits(self.hands[seat.index()].bits() | CardSet::single(card).bits());
+            let held = CardSet::from_bits(self.hand(seat).bits() | CardSet::single(card).bits());
             if !legal_cards(held, &replay, self.contract).contains(card) {
                 return Err(PositionError::IllegalTrick);
             }

@@ -2,6 +2,11 @@
 //! (`jass_engine::tables`), so a card's points, its rank in its suit and the trick
 //! winner are one array read each, and the search never restates R4.
 
+#![expect(
+    clippy::indexing_slicing,
+    reason = "the tables are built for exactly the ranges they are read with: 36 cards, 9 ranks of 4 suits, 5- and 4-bit masks, 7 contract variants (the variant of `rules` is a contract's index 0..6 or 6); the compression lookups run at every node of the solver, whose instructions are measured (docs/benchmarks.md)"
+)]
+
 use std::collections::HashMap;
 use std::sync::LazyLock;
 

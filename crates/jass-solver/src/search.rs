@@ -1,5 +1,10 @@
 //! Alpha-beta over the cards, driven by zero-window searches (MTD(f)).
 
+#![expect(
+    clippy::indexing_slicing,
+    reason = "seats are 0..4 (from `Seat::index` or masked with `& 3`), teams 0..2 (`% 2`, `1 - team`), cards are below 36 (a set bit of a 36-card hand, or a move list's entry), and the move and done lists are filled to at most nine; this is the solver's node loop, whose instructions are measured (docs/benchmarks.md), and a checked form would add a compare and branch to every access"
+)]
+
 use jass_engine::{Card, LAST_TRICK_BONUS, MATCH_BONUS, Team, Trick, tables};
 
 use crate::order::{self, NO_CARD};

@@ -1,6 +1,11 @@
 //! The sure tricks a side can cash at a trick's start (its unbroken top runs), which
 //! give the leading side a floor on its points or cap the other side's.
 
+#![expect(
+    clippy::indexing_slicing,
+    reason = "seats are masked to 0..4, suits 0..4, ranks 0..9 (a set bit of a 9-bit suit), a suit pattern masked to 9 bits and a count capped at 9 index the tables built for exactly those ranges; the bounds run at every node of the solver, whose instructions are measured (docs/benchmarks.md)"
+)]
+
 use crate::rules::SUIT_MASK;
 use crate::search::Search;
 

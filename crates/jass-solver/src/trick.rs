@@ -2,6 +2,11 @@
 //! may be played to it and which card takes it, checked against the engine's
 //! [`jass_engine::legal_cards`] and trick winner on random deals (the test below).
 
+#![expect(
+    clippy::indexing_slicing,
+    reason = "cards are below 36 (set bits of a 36-card hand) and a trump's power less 32 is its trump rank 0..9; a card played is the solver's innermost step, whose instructions are measured (docs/benchmarks.md)"
+)]
+
 use crate::rules::{Rules, SUIT_MASK};
 
 /// The trick being played, in the search's compact form.
