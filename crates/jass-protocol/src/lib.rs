@@ -17,6 +17,10 @@
 //! assert!(matches!(m, ClientMsg::Play { .. }));
 //! assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"play","card":"H1"}"#).is_err());
 //! ```
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 pub mod http;
 pub mod name;
@@ -260,6 +264,7 @@ impl ClientMsg {
 
     /// This message's `type` on the wire.
     #[must_use]
+    #[expect(clippy::indexing_slicing, reason = "`type_index` is one of 0..16, and `TYPES` has 16 names")]
     pub const fn type_name(&self) -> &'static str {
         Self::TYPES[self.type_index()]
     }
