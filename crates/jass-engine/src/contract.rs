@@ -58,6 +58,14 @@ impl Contract {
     pub const fn index(self) -> usize {
         self as usize
     }
+
+    /// This contract's entry of a per-contract array in [`Contract::ALL`] order.
+    #[inline]
+    #[must_use]
+    #[expect(clippy::indexing_slicing, reason = "a contract's index is below six, the array's length")]
+    pub const fn of<T>(self, values: &[T; 6]) -> &T {
+        &values[self.index()]
+    }
 }
 
 impl fmt::Display for Contract {
