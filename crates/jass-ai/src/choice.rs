@@ -49,7 +49,7 @@ pub fn features(hand: CardSet, contract: Contract) -> [f32; FEATURES] {
     let suits = jass_engine::Suit::ALL.map(|s| hand.suit_bits(s));
     match contract.trump() {
         Some(t) => {
-            let trumps = suits[t.index()];
+            let trumps = hand.suit_bits(t);
             for (r, slot) in f[1..10].iter_mut().enumerate() {
                 *slot = f32::from(trumps >> r & 1);
             }
@@ -98,7 +98,13 @@ pub fn features(hand: CardSet, contract: Contract) -> [f32; FEATURES] {
 /// estimate it, when the seat leads the first trick (`leads`) or its partner does.
 #[must_use]
 pub fn worth(hand: CardSet, contract: Contract, leads: bool) -> f32 {
-    let w = &weights::WEIGHTS[kind(contract)][usize::from(!leads)];
+    let [trump, obenabe, undenufe] = &weights::WEIGHTS;
+    let [leading, partner_leads] = match contract {
+        Contract::Obenabe => obenabe,
+        Contract::Undenufe => undenufe,
+        _ => trump,
+    };
+    let w = if leads { leading } else { partner_leads };
     features(hand, contract).iter().zip(w).map(|(x, w)| x * w).sum()
 }
 
@@ -111,15 +117,18 @@ fn values(hand: CardSet, leads: bool, options: &Options) -> [f64; 6] {
     })
 }
 
-fn top(values: &[f64; 6]) -> usize {
-    (0..6).max_by(|&a, &b| values[a].total_cmp(&values[b])).unwrap_or(0)
+/// The contract of the highest value (the last of equal ones) and that value.
+fn top(values: [f64; 6]) -> (Contract, f64) {
+    Contract::ALL.into_iter().zip(values).fold((Contract::ALL[0], values[0]), |best, (k, v)| {
+        if v.total_cmp(&best.1).is_ge() { (k, v) } else { best }
+    })
 }
 
 /// The contract a seat holding `hand` likely chooses: the best by [`worth`], with
 /// Stöck and the multipliers.
 #[must_use]
 pub fn pick(hand: CardSet, leads: bool, options: &Options) -> Contract {
-    Contract::ALL[top(&values(hand, leads, options))]
+    top(values(hand, leads, options)).0
 }
 
 /// Who decided what before the first card, as the view shows it.
@@ -157,24 +166,24 @@ impl Choice {
             if seat == me {
                 return;
             }
-            let Some(hand) = dealt[seat.index()] else { return };
+            let Some(hand) = *seat.of(dealt) else { return };
             let leads = seat == self.forehand;
-            let mult = Contract::ALL.map(|k| f64::from(options.multipliers.of(k)));
+            let mult = |k: Contract| f64::from(options.multipliers.of(k));
             let values = values(hand, leads, options);
-            let top = top(&values);
-            let best = values[top];
+            let (top, best) = top(values);
             if let Some(pushed) = push {
-                let q = logistic((push_below - best) / (weights::PUSH_TEMPERATURE * mult[top]));
+                let q = logistic((push_below - best) / (weights::PUSH_TEMPERATURE * mult(top)));
                 p *= if pushed { q } else { 1.0 - q };
             }
             if chose {
                 // The estimate's error grows with the multiplier: each contract is
                 // compared with the best at the larger of their two.
-                let odds = |k: usize| {
-                    ((values[k] - best) / (weights::CHOICE_TEMPERATURE * mult[k].max(mult[top]))).exp()
+                let odds = |k: Contract, value: f64| {
+                    ((value - best) / (weights::CHOICE_TEMPERATURE * mult(k).max(mult(top)))).exp()
                 };
-                let sum: f64 = (0..6).map(odds).sum();
-                p *= odds(self.contract.index()) / sum;
+                let sum: f64 = Contract::ALL.into_iter().zip(values).map(|(k, v)| odds(k, v)).sum();
+                let chosen = Contract::ALL.into_iter().zip(values).find(|&(k, _)| k == self.contract);
+                p *= chosen.map_or(0.0, |(k, v)| odds(k, v)) / sum;
             }
         };
         if !self.pushed {

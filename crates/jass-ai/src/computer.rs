@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use jass_engine::{
-    Action, Card, CardSet, Contract, End, Options, Phase, Rank, RoundInPlay, Seat, SeatView, Team, Trick,
-    WeisList, has_stoeck, play_random,
+    Action, ByTeam, Card, CardSet, Contract, End, Options, Phase, Rank, RoundInPlay, Seat, SeatView, Team,
+    Trick, WeisList, has_stoeck, play_random,
 };
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -121,19 +121,20 @@ impl Computer {
             return choice.map_or(Action::Schiebe, |contract| Action::Choose { contract });
         }
         let hand = view.hand;
-        let me = self.seat.team().index();
+        let me = self.seat.team();
         let mut worth = [0f64; 6];
         let played = self.contract_playouts(view, |_, points| {
-            for (k, p) in points.iter().enumerate() {
-                worth[k] += f64::from(p[me]) - f64::from(p[1 - me]);
+            for (w, p) in worth.iter_mut().zip(points) {
+                let p = ByTeam(p);
+                *w += f64::from(p[me]) - f64::from(p[me.other()]);
             }
         });
         let n = f64::from(played.max(1));
         let mut best = (Contract::ALL[0], f64::MIN);
-        for (k, contract) in Contract::ALL.into_iter().enumerate() {
+        for (contract, worth) in Contract::ALL.into_iter().zip(worth) {
             let mult = f64::from(self.options.multipliers.of(contract));
             let stoeck = if self.options.has_extras() && has_stoeck(hand, contract) { 20.0 } else { 0.0 };
-            let value = (worth[k] / n + stoeck) * mult;
+            let value = (worth / n + stoeck) * mult;
             if value > best.1 {
                 best = (contract, value);
             }
@@ -326,7 +327,8 @@ impl Computer {
                 } else {
                     after.play_random(&mut rng)
                 };
-                each(d, i, Outcome::Played { weight, mine: p[me.index()], theirs: p[me.other().index()] });
+                let p = ByTeam(p);
+                each(d, i, Outcome::Played { weight, mine: p[me], theirs: p[me.other()] });
             }
         }
         Some(())
@@ -403,9 +405,10 @@ impl Computer {
     /// `hands` and the cards this seat saw them play.
     fn likelihood(&self, weigh: &Weigh<'_>, hands: &[CardSet; 4]) -> f64 {
         let chose = weigh.choice.map_or(1.0, |choice| {
-            let dealt: [Option<CardSet>; 4] = std::array::from_fn(|i| {
-                let hand = hands[i] | self.memory.played_by[i];
-                (hand.len() == 9 && (hands[i] & self.memory.played_by[i]).is_empty()).then_some(hand)
+            let dealt: [Option<CardSet>; 4] = Seat::ALL.map(|s| {
+                let (held, played) = (*s.of(hands), *s.of(&self.memory.played_by));
+                let hand = held | played;
+                (hand.len() == 9 && (held & played).is_empty()).then_some(hand)
             });
             choice.likelihood(self.seat, &dealt, &self.options, self.config.push_below)
         });

@@ -2,7 +2,7 @@
 //! level's own evaluation (the deals it samples and how it values them), laid open
 //! for a round's review instead of reduced to one decision.
 
-use jass_engine::{Card, Contract, Seat, SeatView, has_stoeck};
+use jass_engine::{ByTeam, Card, Contract, Seat, SeatView, has_stoeck};
 
 use crate::choice;
 use crate::computer::{Computer, Outcome};
@@ -136,7 +136,7 @@ impl Computer {
         if !(view.allowed.choose || view.allowed.schiebe) {
             return None;
         }
-        let me = seat.team().index();
+        let me = seat.team();
         let mut options: Vec<Option<Contract>> = Contract::ALL.into_iter().map(Some).collect();
         if view.allowed.schiebe {
             options.push(None);
@@ -153,17 +153,17 @@ impl Computer {
                     .iter()
                     .zip(hands)
                     .filter(|(_, h)| has_stoeck(**h, k))
-                    .map(|(s, _)| if s.team().index() == me { 20.0 } else { -20.0 })
+                    .map(|(s, _)| if s.team() == me { 20.0 } else { -20.0 })
                     .sum()
             };
             let value = |k: Contract| {
-                let p = points[k.index()];
-                let diff = f64::from(p[me]) - f64::from(p[1 - me]);
+                let p = ByTeam(*k.of(&points));
+                let diff = f64::from(p[me]) - f64::from(p[me.other()]);
                 (diff + stoeck(k)) * f64::from(self.options.multipliers.of(k))
             };
             let mut row: Vec<f64> = Contract::ALL.into_iter().map(value).collect();
             if view.allowed.schiebe {
-                row.push(value(choice::pick(hands[to.index()], to == view.forehand, &self.options)));
+                row.push(value(choice::pick(*to.of(hands), to == view.forehand, &self.options)));
             }
             rows.push((1.0, row));
         });

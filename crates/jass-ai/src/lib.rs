@@ -54,6 +54,10 @@
 //! let action = computer.decide(&game.view(Viewer::Seat(seat))).unwrap();
 //! game.apply(seat, action, || Seed([4; 32])).unwrap();
 //! ```
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 pub mod choice;
 mod computer;

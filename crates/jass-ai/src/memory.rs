@@ -70,14 +70,16 @@ impl Memory {
         }
         self.trick(view.trick.number, &view.trick.cards, contract);
         for w in view.weis.iter() {
+            let hidden = w.seat.of_mut(&mut self.hidden_weis);
             if w.cards.is_none() {
-                self.hidden_weis[w.seat.index()] = w.points.iter().copied().collect();
+                *hidden = w.points.iter().copied().collect();
             } else {
-                self.hidden_weis[w.seat.index()].clear();
+                hidden.clear();
             }
             if let Some(list) = &w.cards {
+                let dealt_with = w.seat.of_mut(&mut self.dealt_with);
                 for weis in list.iter() {
-                    self.dealt_with[w.seat.index()] = self.dealt_with[w.seat.index()] | weis.cards();
+                    *dealt_with = *dealt_with | weis.cards();
                 }
             }
         }
@@ -93,7 +95,8 @@ impl Memory {
         if let (Some(seat), Some(trump)) = (view.stoeck, contract.trump()) {
             let kq = CardSet::single(jass_engine::Card::new(trump, Rank::King))
                 .with(jass_engine::Card::new(trump, Rank::Queen));
-            self.dealt_with[seat.index()] = self.dealt_with[seat.index()] | kq;
+            let dealt_with = seat.of_mut(&mut self.dealt_with);
+            *dealt_with = *dealt_with | kq;
         }
     }
 
@@ -108,12 +111,12 @@ impl Memory {
         }
         let led = first.card.suit();
         let trump = contract.trump();
-        let order = &tables(contract, false).order;
+        let tables = tables(contract, false);
         let mut highest_trump: Option<u8> = None;
         for (i, p) in cards.iter().enumerate() {
             self.played = self.played.with(p.card);
-            let seat = p.seat.index();
-            self.played_by[seat] = self.played_by[seat].with(p.card);
+            let played_by = p.seat.of_mut(&mut self.played_by);
+            *played_by = played_by.with(p.card);
             let suit = p.card.suit();
             if i > 0 && suit != led {
                 let proof = if Some(led) == trump {
@@ -125,7 +128,7 @@ impl Memory {
                     // Trumping is always allowed; an undertrump proves a hand of
                     // trumps only (R5.4).
                     match highest_trump {
-                        Some(h) if order[p.card.index()] < h => {
+                        Some(h) if tables.order_of(p.card) < h => {
                             trump.map_or(CardSet::EMPTY, |t| complement(CardSet::suit(t)))
                         }
                         _ => CardSet::EMPTY,
@@ -133,10 +136,11 @@ impl Memory {
                 } else {
                     CardSet::suit(led)
                 };
-                self.cannot_hold[seat] = self.cannot_hold[seat] | proof;
+                let cannot_hold = p.seat.of_mut(&mut self.cannot_hold);
+                *cannot_hold = *cannot_hold | proof;
             }
             if Some(suit) == trump {
-                let o = order[p.card.index()];
+                let o = tables.order_of(p.card);
                 highest_trump = Some(highest_trump.map_or(o, |h| h.max(o)));
             }
         }

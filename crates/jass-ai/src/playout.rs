@@ -32,7 +32,7 @@ pub(crate) fn play_informed<R: Rng + ?Sized>(mut pos: RoundInPlay, open: bool, r
     let (mut word, mut bits) = (0u64, 0u32);
     while pos.trick_no < 9 {
         let seat = pos.trick.next_seat();
-        let legal = legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract);
+        let legal = legal_cards(*seat.of(&pos.hands), &pos.trick, pos.contract);
         let n = legal.len();
         if n == 0 {
             break;
@@ -89,7 +89,7 @@ fn open_sensible(pos: &RoundInPlay, legal: CardSet, t: &Tables) -> Option<Card> 
     let mut seat = me.next();
     for _ in trick.len() + 1..4 {
         if seat.team() != me.team() {
-            let theirs = legal_cards(pos.hands[seat.index()], trick, pos.contract);
+            let theirs = legal_cards(*seat.of(&pos.hands), trick, pos.contract);
             threat = threat.max(theirs.iter().map(|c| power(c, led, trump, t)).max().unwrap_or(0));
         }
         seat = seat.next();
@@ -109,8 +109,8 @@ pub(crate) fn respond(
 ) -> Option<Card> {
     let trump = contract.trump();
     let is_trump = |c: Card| Some(c.suit()) == trump;
-    let order = |c: Card| t.order[c.index()];
-    let points = |c: Card| t.points[c.index()];
+    let order = |c: Card| t.order_of(c);
+    let points = |c: Card| t.points_of(c);
     // Which suit to open is what the playouts are there to value: a random lead.
     let led = trick.led_suit()?;
     let power = |c: Card| power(c, led, trump, t);
@@ -133,9 +133,9 @@ pub(crate) fn respond(
 /// R5's trick winner as a number: a trump above the suit led above the rest.
 pub(crate) fn power(c: Card, led: Suit, trump: Option<Suit>, t: &Tables) -> u8 {
     if Some(c.suit()) == trump {
-        32 + t.order[c.index()]
+        32 + t.order_of(c)
     } else if c.suit() == led {
-        16 + t.order[c.index()]
+        16 + t.order_of(c)
     } else {
         0
     }
@@ -165,7 +165,7 @@ mod tests {
 
     fn pick(pos: &RoundInPlay) -> Option<String> {
         let seat = pos.trick.next_seat();
-        let legal = jass_engine::legal_cards(pos.hands[seat.index()], &pos.trick, pos.contract);
+        let legal = jass_engine::legal_cards(*seat.of(&pos.hands), &pos.trick, pos.contract);
         sensible(&pos.trick, pos.contract, legal, jass_engine::tables(pos.contract, false))
             .map(|c| c.to_string())
     }

@@ -38,14 +38,14 @@ pub(crate) fn likelihood(
     miss: f64,
 ) -> f64 {
     let t = tables(contract, old_undenufe);
-    let mut held: [CardSet; 4] = std::array::from_fn(|i| hands[i] | memory.played_by[i]);
+    let mut held: [CardSet; 4] = Seat::ALL.map(|s| *s.of(hands) | *s.of(&memory.played_by));
     let mut weight = 1.0;
     for (leader, cards) in &memory.tricks {
         let Some(leader) = *leader else { break };
         let mut trick = Trick::new(leader);
         for card in cards.iter().map_while(|c| *c) {
             let seat = trick.next_seat();
-            let hand = held[seat.index()];
+            let hand = *seat.of(&held);
             if !hand.contains(card) {
                 // The deal does not hold what was played: nothing to weigh it by.
                 return 1.0;
@@ -57,13 +57,13 @@ pub(crate) fn likelihood(
                     let out = Seat::ALL
                         .iter()
                         .filter(|&&s| s != seat)
-                        .fold(CardSet::EMPTY, |a, s| a | held[s.index()]);
+                        .fold(CardSet::EMPTY, |a, s| a | *s.of(&held));
                     if modelled(&trick, contract, legal, out, t).is_some_and(|c| c != card) {
                         weight *= miss;
                     }
                 }
             }
-            held[seat.index()] = hand.without(card);
+            *seat.of_mut(&mut held) = hand.without(card);
             trick.push(card);
         }
         if !trick.is_complete() {
@@ -97,16 +97,11 @@ pub(crate) fn modelled(
         let sure = legal
             .iter()
             .filter(|&c| {
-                let top = out
-                    .iter()
-                    .filter(|&o| o.suit() == c.suit())
-                    .all(|o| t.order[o.index()] < t.order[c.index()]);
+                let top = out.iter().filter(|&o| o.suit() == c.suit()).all(|o| t.order_of(o) < t.order_of(c));
                 top && (is_trump(c) || !trumps_out)
             })
-            .max_by_key(|&c| (is_trump(c), t.points[c.index()]));
-        return sure.or_else(|| {
-            legal.iter().min_by_key(|&c| (is_trump(c), t.points[c.index()], t.order[c.index()]))
-        });
+            .max_by_key(|&c| (is_trump(c), t.points_of(c)));
+        return sure.or_else(|| legal.iter().min_by_key(|&c| (is_trump(c), t.points_of(c), t.order_of(c))));
     };
     // Nobody plays after the last seat: nothing out threatens its card.
     let threat = if trick.len() == 3 {

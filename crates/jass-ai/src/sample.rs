@@ -8,6 +8,11 @@
 //! every consistent deal is then kept with the same probability. Declarations with
 //! too many witnesses for that are met by drawing again, which is exact as well.
 
+#![expect(
+    clippy::indexing_slicing,
+    reason = "every per-seat array here has four entries and is read by `Seat::index` (0..4), by a seat number from `0..4`, or by a place known to be a seat (a place of 4, no one, is never used as an index); the deal sampler draws thousands of deals per decision, and its instruction counts are measured (docs/benchmarks.md)"
+)]
+
 use jass_engine::{BySeat, Card, CardSet, Seat, WeisKey};
 use rand::Rng;
 use rand::RngExt;
