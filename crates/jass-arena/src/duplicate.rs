@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use jass_ai::{Computer, Config};
 use jass_engine::{
-    Action, CardSet, Contract, FirstRound, Game, Options, Phase, Preset, Seat, Seed, Team, Viewer,
+    Action, ByTeam, CardSet, Contract, FirstRound, Game, Options, Phase, Preset, Seat, Seed, Team, Viewer,
 };
 use sha2::{Digest, Sha256};
 
@@ -115,7 +115,7 @@ impl Run {
     /// Pair A's card points.
     #[must_use]
     pub fn a_points(&self) -> u32 {
-        self.card_points[self.a_team.index()]
+        ByTeam(self.card_points)[self.a_team]
     }
 }
 

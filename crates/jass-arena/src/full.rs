@@ -27,7 +27,9 @@
 use std::time::Instant;
 
 use jass_ai::{Computer, Config};
-use jass_engine::{Action, Card, CardSet, Game, Options, Phase, Preset, Rank, Seat, Seed, Team, Viewer};
+use jass_engine::{
+    Action, ByTeam, Card, CardSet, Game, Options, Phase, Preset, Rank, Seat, Seed, Team, Viewer,
+};
 use sha2::{Digest, Sha256};
 
 use crate::duplicate::{in_parallel, player_seed};
@@ -100,15 +102,16 @@ impl GamePlay {
     /// A's points per round minus B's.
     #[must_use]
     pub fn d_per_round(&self) -> f64 {
-        let a = f64::from(self.totals[self.a_team.index()]);
-        let b = f64::from(self.totals[self.a_team.other().index()]);
+        let totals = ByTeam(self.totals);
+        let a = f64::from(totals[self.a_team]);
+        let b = f64::from(totals[self.a_team.other()]);
         (a - b) / f64::from(self.rounds.max(1))
     }
 
     /// Pair A's points per round.
     #[must_use]
     pub fn a_per_round(&self) -> f64 {
-        f64::from(self.totals[self.a_team.index()]) / f64::from(self.rounds.max(1))
+        f64::from(ByTeam(self.totals)[self.a_team]) / f64::from(self.rounds.max(1))
     }
 
     /// Whether pair A won.

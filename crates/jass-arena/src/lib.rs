@@ -95,6 +95,10 @@
 //! cargo run --release -p jass-arena -- --full-rules --games 200 --a computer --b rules
 //! cargo run --release -p jass-arena -- --a oracle --b computer --deals 200 --oracle-solve-at-most 28
 //! ```
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 mod challenge;
 mod duplicate;

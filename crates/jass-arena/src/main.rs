@@ -1,5 +1,9 @@
 //! The `jass-arena` command: one duplicate match, its result line and a ladder row.
 //! Usage is in the library's documentation.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 use std::process::ExitCode;
 use std::time::Instant;

@@ -15,7 +15,7 @@
 
 use std::cell::RefCell;
 
-use jass_engine::{Card, Game, Options, Seat, Viewer};
+use jass_engine::{ByTeam, Card, Game, Options, Seat, Viewer};
 use jass_solver::{Position, Solver};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -101,7 +101,7 @@ impl Oracle {
     /// The card to play now, seeing every hand; `None` if the seat is not to play.
     pub fn card(&mut self, game: &Game) -> Option<Card> {
         let pos = self.position(game)?;
-        let legal = jass_engine::legal_cards(pos.hands[self.seat.index()], &pos.trick, pos.contract);
+        let legal = jass_engine::legal_cards(pos.hand(self.seat), &pos.trick, pos.contract);
         if legal.len() <= 1 {
             return legal.first();
         }
@@ -134,7 +134,7 @@ impl Oracle {
             tricks: pos.tricks_won,
             match_bonus: pos.match_bonus,
         };
-        let me = self.seat.team().index();
+        let me = self.seat.team();
         let per_card = (self.playouts / legal.len()).max(1);
         let mut best: Option<(Card, i64)> = None;
         for card in legal {
@@ -142,8 +142,8 @@ impl Oracle {
             after.play(card);
             let mut sum = 0i64;
             for _ in 0..per_card {
-                let p = after.play_out(&mut rng);
-                sum += i64::from(p[me]) - i64::from(p[1 - me]);
+                let p = ByTeam(after.play_out(&mut rng));
+                sum += i64::from(p[me]) - i64::from(p[me.other()]);
             }
             if best.is_none_or(|(_, b)| sum > b) {
                 best = Some((card, sum));

@@ -101,7 +101,7 @@ struct Know {
 
 impl Know {
     fn order(&self, c: Card) -> u8 {
-        tables(self.contract, false).order[c.index()]
+        tables(self.contract, false).order_of(c)
     }
 
     fn points(&self, c: Card) -> u32 {

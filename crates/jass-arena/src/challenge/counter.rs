@@ -2,7 +2,7 @@
 //! original's card counter with its flags and "likelihoods" (see the module above for
 //! the quirks kept).
 
-use jass_engine::{Card, CardSet, Contract, Seat, Suit, Trick};
+use jass_engine::{BySeat, Card, CardSet, Contract, Seat, Suit, Trick};
 
 use super::rank::{Ranks, SUITS};
 
@@ -36,7 +36,7 @@ pub(super) struct Counter {
     firsts: CardSet,
     /// The trick being played, as the counter saw it.
     pub(super) current: Vec<(Seat, Card)>,
-    pub(super) flags: [Flags; 4],
+    pub(super) flags: BySeat<Flags>,
     /// The seat's hand as the counter last saw it.
     pub(super) hand: CardSet,
 }
@@ -112,12 +112,12 @@ impl Counter {
         if self.hand.contains(card) || self.firsts.contains(card) {
             return 0.0;
         }
-        let f = &self.flags[seat.index()];
+        let f = &self.flags[seat];
         if f.failed.contains(&card.suit()) || f.lacks.contains(card) {
             return 0.0;
         }
         let others = Seat::ALL.iter().filter(|&&q| q != self.me && q != seat);
-        let out = others.filter(|q| self.flags[q.index()].failed.contains(&card.suit())).count();
+        let out = others.filter(|q| self.flags[**q].failed.contains(&card.suit())).count();
         let holders = 3 - out;
         if holders > 0 { 1.0 / holders as f64 } else { 0.0 }
     }
@@ -135,7 +135,7 @@ impl Counter {
     /// The original's `get_suits_by_strength` for `seat`: suits it never failed to
     /// follow nor discarded from first (the last suits first), then those.
     pub(super) fn suits_by_strength(&self, seat: Seat) -> Vec<Suit> {
-        let f = &self.flags[seat.index()];
+        let f = &self.flags[seat];
         let mut weak: Vec<Suit> = Vec::new();
         for &s in f.failed.iter().chain(&f.discarded).chain(&SUITS) {
             if !weak.contains(&s) {
@@ -167,7 +167,7 @@ impl Counter {
                 && w != self.partner()
             {
                 let stronger = self.ranks.stronger_alive(wc, self.alive());
-                self.flags[seat.index()].lacks = self.flags[seat.index()].lacks | stronger;
+                self.flags[seat].lacks = self.flags[seat].lacks | stronger;
             }
         }
         if n == 1 {
@@ -181,13 +181,13 @@ impl Counter {
                 // The original also flags a `None` boss of an empty suit, which its
                 // comparisons would choke on; that flag is skipped here.
                 let bosses: Vec<Card> = SUITS.iter().filter_map(|&s| self.current_bock(s)).collect();
-                let f = &mut self.flags[seat.index()];
+                let f = &mut self.flags[seat];
                 f.lacks = bosses.into_iter().fold(f.lacks, CardSet::with);
             }
             // Except the first lead after a push to a trump suit.
             let pushed_lead = self.count <= 4 && self.pushed && trump.is_some();
             if !pushed_lead {
-                self.flags[seat.index()].led = true;
+                self.flags[seat].led = true;
             }
             // A trump suit, the partner leads its suit's "current bock" (the lowest
             // card, see there): both opponents taken to hold no unknown trump.
@@ -197,7 +197,7 @@ impl Counter {
             {
                 let trumps = self.unknown() & CardSet::suit(t);
                 for o in [self.next_opponent(), self.prev_opponent()] {
-                    self.flags[o.index()].lacks = self.flags[o.index()].lacks | trumps;
+                    self.flags[o].lacks = self.flags[o].lacks | trumps;
                 }
             }
         }
@@ -207,7 +207,7 @@ impl Counter {
             && let Some(led) = led
             && card.suit() != led
         {
-            let f = &mut self.flags[seat.index()];
+            let f = &mut self.flags[seat];
             f.failed.push(led);
             f.discarded.push(card.suit());
         }

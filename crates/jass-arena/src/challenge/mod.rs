@@ -137,7 +137,7 @@ impl Player for Challenge {
         let order = self.order;
         let choice = seen.and(self.counter.as_ref()).and_then(|k| {
             let mut cards: Vec<Card> = legal.iter().collect();
-            cards.sort_by_key(|c| order[c.index()]);
+            cards.sort_by_key(|c| order.get(c.index()).copied());
             let role = match chosen {
                 Some(s) if s == seat => Role::Trumpf,
                 Some(s) if s == seat.partner() => Role::Partner,

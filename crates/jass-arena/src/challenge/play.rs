@@ -135,7 +135,7 @@ impl Turn<'_> {
     fn suit_to_toss(&self) -> Option<Suit> {
         let r = self.k.ranks;
         let unknown = self.k.unknown();
-        let tossed = &self.k.flags[self.k.me.index()].discarded;
+        let tossed = &self.k.flags[self.k.me].discarded;
         for &s in &SUITS {
             if tossed.contains(&s) && self.of_suit(s).iter().any(|&c| r.bock_distance(c, unknown) != 0) {
                 return Some(s);
@@ -216,7 +216,7 @@ impl Turn<'_> {
         if boss.is_some() {
             return boss;
         }
-        if k.flags[k.partner().index()].led { self.value() } else { self.passing() }
+        if k.flags[k.partner()].led { self.value() } else { self.passing() }
     }
 
     fn trump_contract(&self, t: Suit) -> Option<Card> {
@@ -224,7 +224,7 @@ impl Turn<'_> {
         let r = k.ranks;
         match self.table.len() {
             0 => {}
-            2 if self.role == Role::Trumpf && k.flags[k.me.index()].led => return self.stich(),
+            2 if self.role == Role::Trumpf && k.flags[k.me].led => return self.stich(),
             _ => return self.stich_or_toss(),
         }
         let mut trumps = self.of_suit(t);
@@ -240,7 +240,7 @@ impl Turn<'_> {
             })
             .collect();
         let out = k.has_suit(k.next_opponent(), t) == 0.0 && k.has_suit(k.prev_opponent(), t) == 0.0;
-        let partner_led = k.flags[k.partner().index()].led;
+        let partner_led = k.flags[k.partner()].led;
         match self.role {
             Role::Trumpf | Role::Off => {
                 if !out && let Some(&c) = trumps.first() {
