@@ -30,6 +30,10 @@
 //!
 //! [`Verdict::Guess`]: jass_protocol::review::Verdict::Guess
 //! [`Verdict::Mistake`]: jass_protocol::review::Verdict::Mistake
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 mod exact;
 mod seen;

@@ -3,6 +3,10 @@
 //! cost with all hands known and from what its player could see, the contract's
 //! choice, and the totals. `--json` prints one review per line as protocol.md,
 //! "Round review", gives it.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 use std::fmt::Write as _;
 use std::process::ExitCode;

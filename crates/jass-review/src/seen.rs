@@ -34,16 +34,16 @@ pub(crate) fn round(round: &Round, options: &Options, settings: &Settings) -> Se
     let mut decisions = round.decisions.iter().peekable();
     for (at, views) in round.views.iter().enumerate() {
         for s in Seat::ALL {
-            computers[s].observe(&views[s.index()]);
+            computers[s].observe(s.of(views));
         }
         if let Some(d) = decisions.next_if(|d| d.at == at) {
-            let view = &views[d.seat.index()];
+            let view = d.seat.of(views);
             if let Some(samples) = computers[d.seat].contract_samples(view) {
                 out.decisions.push(decision(d.seat, d.chose, &samples, settings));
             }
         }
         if let Some(p) = plays.next_if(|p| p.at == at) {
-            let view = &views[p.seat.index()];
+            let view = p.seat.of(views);
             let seen = if view.allowed.cards.len() > 1 {
                 computers[p.seat].card_samples(view).map(|samples| card(p.card, &samples, settings))
             } else {
