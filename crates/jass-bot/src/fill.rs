@@ -32,11 +32,11 @@ pub async fn seat_humans(
     humans: usize,
 ) -> Result<Vec<Joined>, BotError> {
     let host = server.create_table(create).await?;
+    let table = host.table.clone();
     let mut seats = vec![host];
     for n in 1..humans.clamp(1, 4) as u8 {
         let name = format!("{}-{n}", create.name.chars().take(20).collect::<String>());
         let seat = jass_engine::Seat::new(n);
-        let table = seats[0].table.clone();
         seats.push(server.join_table(&table, &JoinTable { name, seat }).await?);
     }
     Ok(seats)

@@ -199,7 +199,7 @@ fn parse_response(raw: &[u8]) -> Result<(u16, Vec<u8>), BotError> {
         Err(e) => return Err(bad(&e.to_string())),
     };
     let status = response.code.ok_or_else(|| bad("no status"))?;
-    let body = &raw[split..];
+    let body = raw.get(split..).ok_or_else(|| bad("head longer than the response"))?;
     let header = |name: &str| {
         response
             .headers

@@ -23,6 +23,10 @@
 //! let server = Server::parse("http://127.0.0.1:8080").unwrap();
 //! assert_eq!(server.ws_url("abc"), "ws://127.0.0.1:8080/ws/abc");
 //! ```
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 pub mod client;
 mod decode;

@@ -6,6 +6,10 @@
 //! jass-bot --server http://127.0.0.1:8080 --table ID [--seat N]
 //! jass-bot --server http://127.0.0.1:8080 --fill --preset to_1000 --options '{"target":300}'
 //! ```
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 use std::process::ExitCode;
 use std::time::Duration;
