@@ -15,6 +15,10 @@
 //!
 //! Reads (a record download, a kept game) go through a small pool, so they never wait
 //! behind the writer.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;

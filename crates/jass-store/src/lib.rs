@@ -29,6 +29,10 @@
 //! # std::fs::remove_dir_all(&dir).ok();
 //! # }
 //! ```
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 use std::path::Path;
 use std::sync::Arc;

@@ -1,6 +1,10 @@
 //! `jass-verify RECORD.json`: replays a game record (protocol.md, "Game record") and
 //! prints one JSON line per round, then the result. At the first illegal action it
 //! exits 1 and names the round, the action's index and the reason.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
 
 use std::process::ExitCode;
 
