@@ -2,9 +2,10 @@
 // cards, each marked by what it cost with all hands known and from what its player
 // could see (a symbol and a number beside the colour), a tapped card's alternatives,
 // the contract's choice and the totals; the round step by step, and "replay this deal".
-// Rendering only: app.js fetches and wires it.
+// Rendering only: review-actions.js fetches it, actions.js wires its clicks.
 import { t } from './i18n.js';
-import { h, cardImg, contractLabel, seatName } from './view.js';
+import { h } from './dom.js';
+import { cardImg, contractLabel, seatName } from './labels.js';
 
 /** A verdict's mark: never colour alone. */
 const MARKS = { good: '✓', forced: '·', guess: '?', mistake: '!', lucky: '~' };
@@ -108,7 +109,7 @@ function totalsPart(view, r) {
 }
 
 /**
- * The review panel: `state` is `{round, status, data, pick, step, replay}` (app.js):
+ * The review panel: `state` is `{round, status, data, pick, step, replay}` (review-actions.js):
  * `step` the trick stepped to (`null`: the list only), `replay` the replay's choices.
  */
 /**

@@ -2,7 +2,10 @@
 // and the join page (a seat at a shared table). What they need of the app comes in
 // through `initPages`, so this module holds no table state.
 import { t } from './i18n.js';
-import { h, topBar, field, optionsFields, targetField, readOptions, levelSelect, storedLevel } from './view.js';
+import { h } from './dom.js';
+import { topBar } from './topbar.js';
+import { field, optionsFields, targetField, readOptions } from './options.js';
+import { levelSelect, storedLevel } from './levels.js';
 
 /** What the app lends these pages: { root, env, store, route, openTable, showMessage, openRecord, setPage, page }. */
 let app = null;

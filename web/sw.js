@@ -5,10 +5,13 @@
 // cached: /api/, /ws/ and /healthz go past this worker untouched.
 
 // Bump when the list below changes; old caches are dropped on activation.
-const VERSION = 'jass-static-v5';
+const VERSION = 'jass-static-v6';
 
 const STATIC = [
   '/', '/offline.html', '/offline.js', '/style.css', '/app.js', '/start.js', '/view.js', '/review.js', '/net.js', '/i18n.js',
+  '/state.js', '/page.js', '/connection.js', '/actions.js', '/keys.js', '/routing.js', '/cues.js', '/history.js', '/held.js',
+  '/record.js', '/review-actions.js', '/dom.js', '/labels.js', '/levels.js', '/topbar.js', '/seats.js', '/trick.js',
+  '/rounds.js', '/panels.js', '/share.js', '/options.js', '/lobby.js', '/game.js',
   '/cards.js', '/jasstafel.js', '/pwa.js', '/vendor/qrcode.js', '/manifest.webmanifest',
   '/icons/icon.svg', '/icons/icon-192.png', '/icons/icon-512.png', '/icons/icon-maskable-512.png',
 ];
