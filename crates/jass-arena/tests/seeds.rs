@@ -89,12 +89,12 @@ fn command_takes_each_players_own_budget() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "strong(100 playouts, 2 deals solved from 12 cards, at most 400k nodes, deals weighed by the contract choice, informed playouts, deals weighed by the opponents' cards (160/256 a miss)) vs strong(50 playouts"
+            "strong(100 playouts, 2 deals solved from 12 cards, at most 400k nodes, deals weighed by the contract choice, informed playouts, contracts by the review's value, deals weighed by the opponents' cards (160/256 a miss)) vs strong(50 playouts"
         ),
         "{text}"
     );
     // A wall-time budget is named, since the play it gives does not reproduce.
-    let out = run("strong:playouts=100,solve=12,deals=2,ms=100,infer=0,informed=0", "rules");
+    let out = run("strong:playouts=100,solve=12,deals=2,ms=100,infer=0,informed=0,choose=0", "rules");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -109,7 +109,7 @@ fn command_takes_each_players_own_budget() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("informed playouts seeing the later hands, deals weighed by the opponents' cards (64/256 a miss)) vs rules"),
+        text.contains("informed playouts seeing the later hands, contracts by the review's value, deals weighed by the opponents' cards (64/256 a miss)) vs rules"),
         "{text}"
     );
     let bad = run("strong:depth=3", "rules");

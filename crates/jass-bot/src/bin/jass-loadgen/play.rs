@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tokio::task::JoinSet;
 
-use crate::Args;
+use crate::args::Args;
 use crate::probe::{Probe, ReviewCounts, Slowest, TableClock};
 use crate::procfs::{cpu_ticks, rss_kib, sched_ns};
 use crate::rounds::{ByRounds, read_by_rounds};
@@ -76,7 +76,7 @@ pub(crate) async fn play(
             .flatten()
             .map(|table| (server.clone(), table, Arc::clone(&review_counts)));
         let computers_from = if si == 0 && args.computers > 0 { humans } else { 4 };
-        let clock = clocks[ti].clone();
+        let Some(clock) = clocks.get(ti).cloned() else { continue };
         let config = config.clone();
         let mut stop_rx = stop_rx.clone();
         let by_rounds = args.rounds.is_some();

@@ -7,7 +7,7 @@ use jass_bot::BotError;
 use jass_bot::http::Server;
 use jass_protocol::http::Joined;
 
-use crate::Args;
+use crate::args::Args;
 use crate::play::{Played, Seats};
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -15,7 +15,7 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
         return f64::NAN;
     }
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    f64::from(sorted[rank.clamp(1, sorted.len()) - 1]) / 1000.0
+    sorted.get(rank.clamp(1, sorted.len()) - 1).map_or(f64::NAN, |&v| f64::from(v) / 1000.0)
 }
 /// What setup and ramp found, for the report.
 #[derive(Clone, Copy)]
@@ -214,7 +214,12 @@ fn store_line(before: &serde_json::Value, after: &serde_json::Value, secs: f64) 
     let (commits, writes, micros) = (delta("commits")?, delta("writes")?, delta("commit_micros")?);
     let hist: Vec<String> = (0..7)
         .map(|i| {
-            let n = |v: &serde_json::Value| v["commit_ms_histogram"][i].as_u64().unwrap_or(0);
+            let n = |v: &serde_json::Value| {
+                v.get("commit_ms_histogram")
+                    .and_then(|h| h.get(i))
+                    .and_then(serde_json::Value::as_u64)
+                    .unwrap_or(0)
+            };
             n(after).saturating_sub(n(before)).to_string()
         })
         .collect();
@@ -234,7 +239,9 @@ fn store_line(before: &serde_json::Value, after: &serde_json::Value, secs: f64) 
 fn computers_line(before: &serde_json::Value, after: &serde_json::Value, secs: f64) -> Option<String> {
     let delta = |key: &str| Some(after[key].as_u64()?.saturating_sub(before[key].as_u64()?));
     let (decisions, cut, idle) = (delta("decisions")?, delta("cut")?, delta("idle").unwrap_or(0));
-    let ms = |group: &str, key: &str| after[group][key].as_f64().unwrap_or(f64::NAN);
+    let ms = |group: &str, key: &str| {
+        after.get(group).and_then(|g| g.get(key)).and_then(serde_json::Value::as_f64).unwrap_or(f64::NAN)
+    };
     Some(format!(
         "computer decisions: {decisions} ({:.0}/s), {cut} cut down by load ({:.1} %), {idle} asks with \
          nothing to do, on {} threads; wall (asked to answered, without the think pause) p50 {:.3} ms, \

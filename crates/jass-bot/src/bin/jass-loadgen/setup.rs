@@ -14,7 +14,7 @@ use jass_protocol::http::{CreateTable, Joined};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use crate::{Args, UNREACHABLE_TARGET};
+use crate::args::{Args, UNREACHABLE_TARGET};
 
 /// The tables created and seated, with their human seats' tokens.
 pub(crate) struct Tables {
