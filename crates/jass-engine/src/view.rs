@@ -239,7 +239,11 @@ pub(crate) fn project(
         pushed_back: r.pushed_back,
         trick: TrickView { number: r.trick_no, leader: r.trick.leader(), cards: r.trick.played_cards() },
         last_trick: r.last_trick.map(|t| t.completed()),
-        weis: me.map_or(weis.spectators, |s| weis.seats[s]),
+        // Not `map_or`: it would copy the spectators' list for every seat's view too.
+        weis: match me {
+            Some(s) => weis.seats[s],
+            None => weis.spectators,
+        },
         weis_result: r.weis_result.map(|(team, points)| WeisOutcome { team, points }),
         stoeck: table.stoeck,
         round_points: r.card_points,
