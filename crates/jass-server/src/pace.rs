@@ -23,7 +23,7 @@ pub(crate) struct Public {
 }
 
 /// How long a finished trick stays on every screen before the next lead may come:
-/// the browser client holds each for this long (`web/app.js`), and a computer that
+/// the browser client holds each for this long (`web/held.js`), and a computer that
 /// leads waits for it, so nobody misses who took a trick.
 pub(crate) const TRICK_SHOWN: Duration = Duration::from_millis(1500);
 
