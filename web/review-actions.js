@@ -55,9 +55,12 @@ export async function replayDeal(round, section) {
     || localStorage.getItem('jass:name') || seatNameOf(view, seat) || 'Jass';
   const body = { name, round, seat, computer_level: 'strong' };
   if (from !== '') body.trick = Number(from);
+  // A table's round under the table's own path (a balancer sends it to the table's
+  // node); a record's with the record.
+  let url = '/api/practice';
   if (app.page === 'record') body.record = app.record.record;
-  else body.table = app.view?.table;
-  const res = await postJson('/api/practice', body);
+  else url = `/api/tables/${encodeURIComponent(app.view?.table ?? '')}/practice`;
+  const res = await postJson(url, body);
   if (!res.ok) {
     notice(res.body?.message || t('error', { msg: res.status }));
     return;

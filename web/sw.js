@@ -5,7 +5,7 @@
 // cached: /api/, /ws/ and /healthz go past this worker untouched.
 
 // Bump when the list below changes; old caches are dropped on activation.
-const VERSION = 'jass-static-v6';
+const VERSION = 'jass-static-v7';
 
 const STATIC = [
   '/', '/offline.html', '/offline.js', '/style.css', '/app.js', '/start.js', '/view.js', '/review.js', '/net.js', '/i18n.js',

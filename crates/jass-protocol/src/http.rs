@@ -29,11 +29,12 @@ pub struct CreateTable {
     pub computer_level: Option<crate::Level>,
 }
 
-/// `POST /api/practice`: "replay this deal": a new table whose first round is a
-/// finished round dealt again (R2 `first_dealer`), the caller in `seat` and computers
-/// in the three others, from the deal or from any trick. The round comes from a table
-/// (`table`, with `game` for a kept game) or from a record sent along (`record`,
-/// protocol.md 6.3): exactly one of the two.
+/// "Replay this deal": a new table whose first round is a finished round dealt again
+/// (R2 `first_dealer`), the caller in `seat` and computers in the three others, from
+/// the deal or from any trick. `POST /api/tables/{table}/practice` deals a round of
+/// that table (of its game `game`, default the latest; no `record`), so a balancer
+/// sends it to the node that holds the table; `POST /api/practice` a round of the
+/// record sent along (protocol.md 6.3; no `game`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(remote = "Self", deny_unknown_fields)]
 pub struct PracticeTable {
@@ -42,13 +43,10 @@ pub struct PracticeTable {
     /// The player's seat; default 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
-    /// The table whose round is dealt again.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub table: Option<String>,
-    /// With `table`: a kept game's number; default the table's latest game.
+    /// For a table's round: a kept game's number; default the table's latest game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<u32>,
-    /// Or the game's record.
+    /// For `POST /api/practice`: the game's record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<jass_engine::Record>,
     /// The round (0-based), which must be over.

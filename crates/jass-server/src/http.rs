@@ -45,7 +45,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{table}/rounds", get(rounds))
         .route("/api/tables/{table}/rounds/{round}/review", get(review))
         .route("/api/review", post(review_upload).layer(DefaultBodyLimit::max(MAX_RECORD_BYTES)))
-        .route("/api/practice", post(practice).layer(DefaultBodyLimit::max(MAX_RECORD_BYTES)))
+        .route("/api/practice", post(practice_record).layer(DefaultBodyLimit::max(MAX_RECORD_BYTES)))
+        .route("/api/tables/{table}/practice", post(practice_round))
         .route_layer(axum::middleware::from_fn_with_state(Arc::clone(&app), limit_api))
         .route("/ws/{table}", get(socket))
         .route("/api/stats", get(stats))
@@ -302,33 +303,53 @@ async fn open_table(
     Ok(res)
 }
 
-/// `POST /api/practice` ("replay this deal", protocol.md "Replay a deal"): a table
-/// whose first round is a finished round of a table or of a record sent along, dealt
-/// again, the caller in the seat asked for and computers in the others.
-async fn practice(
+/// `POST /api/tables/{table}/practice` ("replay this deal", protocol.md "Replay a
+/// deal"): a table whose first round is a finished round of `table`, dealt again.
+async fn practice_round(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(table): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiFailure> {
+    if table.len() > MAX_TABLE_ID_CHARS || !plausible_id(&table) {
+        return Err(unknown_table());
+    }
+    let body = json_body(&app, &headers, body).await?;
+    let req: PracticeTable = parse(&body)?;
+    valid_name(&req.name)?;
+    if req.record.is_some() {
+        return Err(ApiFailure::new(ErrorCode::BadMessage, "a table's round takes no \"record\""));
+    }
+    let record = review_record(&app, &table, req.game, req.round).await?.1;
+    practice(&app, peer, req, record).await
+}
+
+/// `POST /api/practice`: the same for a round of the record sent along.
+async fn practice_record(
     State(app): State<Arc<App>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiFailure> {
     let body = json_body_within(&app, &headers, body, MAX_RECORD_BYTES).await?;
-    let req: PracticeTable = parse(&body)?;
+    let mut req: PracticeTable = parse(&body)?;
     valid_name(&req.name)?;
-    let record = match (req.table, req.record) {
-        (Some(table), None) => {
-            if table.len() > MAX_TABLE_ID_CHARS || !plausible_id(&table) {
-                return Err(unknown_table());
-            }
-            review_record(&app, &table, req.game, req.round).await?.1
-        }
-        (None, Some(record)) if req.game.is_none() => record,
-        _ => {
-            return Err(ApiFailure::new(
-                ErrorCode::BadMessage,
-                "send either \"table\" (and \"game\") or \"record\"",
-            ));
-        }
+    let record = match (req.record.take(), req.game) {
+        (Some(record), None) => record,
+        _ => return Err(ApiFailure::new(ErrorCode::BadMessage, "send the \"record\" (and no \"game\")")),
     };
+    practice(&app, peer, req, record).await
+}
+
+/// A practice table for round `req.round` of `record`, the caller in the seat asked
+/// for and computers in the others.
+async fn practice(
+    app: &Arc<App>,
+    peer: SocketAddr,
+    req: PracticeTable,
+    record: jass_engine::Record,
+) -> Result<Response, ApiFailure> {
     let (round, trick) = (req.round, req.trick);
     let deal = tokio::task::spawn_blocking(move || {
         record.practice(usize::try_from(round).unwrap_or(usize::MAX), trick)
@@ -345,7 +366,7 @@ async fn practice(
     let options = deal.options;
     let start = PracticeStart { seat: req.seat.unwrap_or(Seat::ALL[0]), deal };
     let level = req.computer_level.unwrap_or_default();
-    open_table(&app, peer, options, req.name, Some((None, Some(level), Some(Box::new(start))))).await
+    open_table(app, peer, options, req.name, Some((None, Some(level), Some(Box::new(start))))).await
 }
 
 /// `POST /api/tables/{table}/seats`.

@@ -29,8 +29,8 @@ async fn a_tables_round_is_dealt_again_from_a_trick_in_the_seat_asked_for() {
     let dealt = deal(round.seed, Some(round.dealer)).hands;
     let (status, joined) = server
         .post(
-            "/api/practice",
-            json!({"name": "Ben", "table": table, "round": 1, "trick": 3, "seat": 2, "computer_level": "easy"}),
+            &format!("/api/tables/{table}/practice"),
+            json!({"name": "Ben", "round": 1, "trick": 3, "seat": 2, "computer_level": "easy"}),
         )
         .await;
     assert_eq!(status, 201, "{joined}");
@@ -91,21 +91,23 @@ async fn a_round_in_play_or_a_bad_request_makes_no_table() {
     let (table, _) = two_rounds_played(&server).await;
     let code = |v: &Value| v["code"].as_str().unwrap_or_default().to_owned();
     // Round 2 is in play: never dealt again before it is over.
-    let (status, body) =
-        server.post("/api/practice", json!({"name": "Ben", "table": table, "round": 2})).await;
+    let at = format!("/api/tables/{table}/practice");
+    let (status, body) = server.post(&at, json!({"name": "Ben", "round": 2})).await;
     assert_eq!((status, code(&body).as_str()), (409, "round_not_over"), "{body}");
     // A ninth trick's successor does not exist.
-    let (status, body) =
-        server.post("/api/practice", json!({"name": "Ben", "table": table, "round": 0, "trick": 9})).await;
+    let (status, body) = server.post(&at, json!({"name": "Ben", "round": 0, "trick": 9})).await;
     assert_eq!((status, code(&body).as_str()), (400, "bad_message"), "{body}");
-    // Both or neither source.
+    // A table's round with a record too, a record's without one, a field of neither.
     let record: Value = serde_json::from_str(include_str!("../../jass-review/tests/data/game.json")).unwrap();
-    let (status, _) = server
-        .post("/api/practice", json!({"name": "Ben", "table": table, "record": record, "round": 0}))
-        .await;
+    let (status, _) = server.post(&at, json!({"name": "Ben", "record": record, "round": 0})).await;
+    assert_eq!(status, 413, "a table's round takes a small body");
+    let small = json!({"format": "jass-record/1", "options": {}, "rounds": []});
+    let (status, _) = server.post(&at, json!({"name": "Ben", "record": small, "round": 0})).await;
     assert_eq!(status, 400);
     let (status, _) = server.post("/api/practice", json!({"name": "Ben", "round": 0})).await;
     assert_eq!(status, 400);
+    let (status, _) = server.post("/api/practice", json!({"name": "Ben", "table": table, "round": 0})).await;
+    assert_eq!(status, 400, "no such field");
     // A record that does not replay.
     let broken: Value = serde_json::from_str(
         &include_str!("../../jass-review/tests/data/game.json").replacen("\"HJ\"", "\"H6\"", 1),
@@ -116,10 +118,10 @@ async fn a_round_in_play_or_a_bad_request_makes_no_table() {
     assert_eq!((status, code(&body).as_str()), (400, "bad_message"), "{body}");
     // An unknown table, a bad name.
     let (status, _) = server
-        .post("/api/practice", json!({"name": "Ben", "table": "nosuchtable00000000000000", "round": 0}))
+        .post("/api/tables/nosuchtable00000000000000/practice", json!({"name": "Ben", "round": 0}))
         .await;
     assert_eq!(status, 404);
-    let (status, _) = server.post("/api/practice", json!({"name": "", "table": table, "round": 0})).await;
+    let (status, _) = server.post(&at, json!({"name": "", "round": 0})).await;
     assert_eq!(status, 400);
     // Only the first table exists.
     let (_, stats) = server.http("GET", "/api/stats", None).await;

@@ -28,7 +28,7 @@ pub struct TableRows {
     pub problem: Option<String>,
     /// Server-defined entries (JSON), oldest first.
     pub entries: Vec<String>,
-    /// The numbers of its games whose records are kept ([`Database::keep_game`]).
+    /// The numbers of its games whose records are kept ([`Database::keep_game`](crate::Database::keep_game)).
     pub kept_games: Vec<u32>,
 }
 
