@@ -98,7 +98,7 @@ async function myTurn(p, timeout = 30_000) {
   return (await view(p)).view;
 }
 
-test('issue 15 point 7: the start page puts Create and "play with computers" on the first screen', async () => {
+test('the start page puts Create and "play with computers" on the first screen', async () => {
   for (const [size, locale] of [[PHONE, 'en-US'], [PHONE, 'de-DE'], [DESKTOP, 'en-US'], [DESKTOP, 'de-DE']]) {
     const p = await openPage(browser, `start-${locale}`, { size, locale, errors });
     await p.page.goto(`${server.base}/`);
@@ -122,7 +122,7 @@ test('issue 15 point 7: the start page puts Create and "play with computers" on 
 
 // The start form is filled from the server's presets (protocol.md 1, `GET /api/presets`),
 // not a copy.
-test('issue 16 point 6: the start page offers the server\'s presets and fills every option from them', async () => {
+test('the start page offers the server\'s presets and fills every option from them', async () => {
   const served = await (await fetch(`${server.base}/api/presets`)).json();
   const p = await openPage(browser, 'presets', { size: PHONE, errors });
   await p.page.goto(`${server.base}/`);
@@ -153,7 +153,7 @@ test('issue 16 point 6: the start page offers the server\'s presets and fills ev
   assert.deepEqual(errors, []);
 });
 
-test('issue 15 points 12 and 14: a whole game by keyboard; the round list matches the server', { timeout: 240_000 }, async () => {
+test('a whole game by keyboard; the round list matches the server', { timeout: 240_000 }, async () => {
   const p = await openPage(browser, 'Keys', { size: DESKTOP, errors });
   await p.page.goto(`${server.base}/`);
   await p.page.fill(tid('name-input'), 'Kim');
@@ -301,7 +301,7 @@ async function checkHistory(p, g, rounds) {
   if (g.phase === 'choosing') run.forEach((x, tm) => assert.equal(x, g.totals[tm]));
 }
 
-test('issue 15 points 8 and 10: the deck button names the deck in use; four colours; German indices; dark mode', async () => {
+test('the deck button names the deck in use; four colours; German indices; dark mode', async () => {
   for (const [size, locale] of [[PHONE, 'en-US'], [DESKTOP, 'de-DE'], [PHONE, 'de-DE'], [DESKTOP, 'en-US']]) {
     const p = await openPage(browser, `deck-${locale}`, { size, locale, errors });
     await p.page.goto(`${server.base}/`);
@@ -358,7 +358,7 @@ test('issue 15 points 8 and 10: the deck button names the deck in use; four colo
   assert.deepEqual(errors, []);
 });
 
-test('issue 15 points 8 and 9: target reached, rematch voters, a stopped round, the stale table, sound', async () => {
+test('target reached, rematch voters, a stopped round, the stale table, sound', async () => {
   const base = SCENES.playing.view;
   const g = base.game;
   for (const [size, locale] of [[PHONE, 'en-US'], [DESKTOP, 'de-DE'], [DESKTOP, 'en-US'], [PHONE, 'de-DE']]) {

@@ -58,7 +58,7 @@ function recordSequence() {
 }
 
 for (const [label, size, locale] of [['phone', PHONE, 'de-DE'], ['desktop', DESKTOP, 'en-US']]) {
-  test(`${label}: hand in view while choosing, chooser named, the round's tricks after it (issue 15 points 1-3)`, { timeout: 120_000 }, async (t) => {
+  test(`${label}: hand in view while choosing, chooser named, the round's tricks after it`, { timeout: 120_000 }, async (t) => {
     const errors = [];
     const p = await openPage(browser, label, { size, locale, errors, init: { fn: recordSequence } });
     await p.page.goto(`${server.base}/`);

@@ -69,7 +69,7 @@ const shot = (page, name) => page.screenshot({ path: `${ARTIFACTS}layout-${name}
 
 for (const [label, size] of SIZES) {
   // The hand is fully visible while the contract dialog is open.
-  test(`${label}: the hand is fully in view with the contract dialog or the Weis choice open (issue 15 point 1)`, async () => {
+  test(`${label}: the hand is fully in view with the contract dialog or the Weis choice open`, async () => {
     const page = await open(size);
     for (const scene of ['contractPushed', 'contractForehand']) {
       await show(page, SCENES[scene]);
@@ -105,7 +105,7 @@ for (const [label, size] of SIZES) {
   });
 
   // Nothing on the felt covers anything else (the Weis boxes included).
-  test(`${label}: trick cards, Weis boxes, caption, lead marker and seats do not overlap (issue 15 point 4)`, async () => {
+  test(`${label}: trick cards, Weis boxes, caption, lead marker and seats do not overlap`, async () => {
     const page = await open(size);
     for (const scene of ['firstTrick', 'weisLeftRight', 'weisTopBottom', 'ninthBefore']) {
       await show(page, SCENES[scene]);
@@ -129,7 +129,7 @@ for (const [label, size] of SIZES) {
   });
 
   // Trump, multiplier, chooser and "pushed" on every size.
-  test(`${label}: trump, multiplier, chooser and pushed are visible (issue 15 point 3)`, async () => {
+  test(`${label}: trump, multiplier, chooser and pushed are visible`, async () => {
     for (const lang of ['en', 'de']) {
       const page = await open(size, { lang });
       await show(page, SCENES.weisLeftRight);
@@ -146,7 +146,7 @@ for (const [label, size] of SIZES) {
   });
 
   // Each Weis named, with its points, its cards legible.
-  test(`${label}: Weis are named with their points (issue 15 point 5)`, async () => {
+  test(`${label}: Weis are named with their points`, async () => {
     const page = await open(size, { lang: 'de' });
     await show(page, SCENES.weisLeftRight);
     assert.match(await page.textContent(tid('weis-cards-1')), /Fünfblatt 100/);
@@ -174,7 +174,7 @@ for (const [label, size] of SIZES) {
   });
 
   // The ninth trick shows with the same pause, then the summary; its tricks browse.
-  test(`${label}: the ninth trick is shown before the round summary (issue 15 point 2)`, async () => {
+  test(`${label}: the ninth trick is shown before the round summary`, async () => {
     const page = await open(size);
     await show(page, SCENES.ninthBefore);
     await show(page, SCENES.ninthAfter);
@@ -211,7 +211,7 @@ for (const [label, size] of SIZES) {
 }
 
 // Every interactive element of the game screen is at least 44×44 on the phone.
-test('phone: every interactive element of the game screen is at least 44×44 (issue 15 point 6)', async () => {
+test('phone: every interactive element of the game screen is at least 44×44', async () => {
   const page = await open(PHONE);
   const all = [];
   for (const scene of ['contractForehand', 'firstTrick', 'weisLeftRight']) {
@@ -454,7 +454,7 @@ test('every finished trick stays on the felt for its time, whatever comes behind
 });
 
 // Cards travel, and not under prefers-reduced-motion.
-test('cards travel to the trick and to the winner, a dealt hand fans in, none of it under reduced motion (issue 15 point 11)', async () => {
+test('cards travel to the trick and to the winner, a dealt hand fans in, none of it under reduced motion', async () => {
   for (const motion of [true, false]) {
     const page = await open(DESKTOP, { motion });
     const [b, a] = completedTrick(1);
@@ -492,7 +492,7 @@ test('cards travel to the trick and to the winner, a dealt hand fans in, none of
   }
 });
 
-test('phone: a card travelling in from the side never widens the page (issue 15 point 11)', async () => {
+test('phone: a card travelling in from the side never widens the page', async () => {
   const page = await open(PHONE, { motion: true });
   await show(page, SCENES.weisTopBottom);
   await page.evaluate((m) => window.__jassRender(m), SCENES.ninthBefore);

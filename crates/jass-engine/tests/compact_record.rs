@@ -125,7 +125,7 @@ fn play(mut g: Game, seed: Seed, mut rng: Xoshiro256PlusPlus, rounds: u32) -> (G
 }
 
 #[test]
-fn issue13_point14_full_record_and_history_are_what_the_game_accepted() {
+fn full_record_and_history_are_what_the_game_accepted() {
     for i in 0..40 {
         let options = Options {
             push_back: i % 2 == 0,
@@ -148,7 +148,7 @@ fn issue13_point14_full_record_and_history_are_what_the_game_accepted() {
 /// A bedanke between rounds is kept after the finished round's last card (R10), also
 /// in the compact form.
 #[test]
-fn issue13_point14_bedanke_between_rounds_stays_in_the_finished_round() {
+fn bedanke_between_rounds_stays_in_the_finished_round() {
     let options = Options { end: End::Bedanken, ..Options::default() };
     let mut g = Game::new(options, seed_n(1)).unwrap();
     let mut expected = Expected::new(&g, seed_n(1));
@@ -174,7 +174,7 @@ fn issue13_point14_bedanke_between_rounds_stays_in_the_finished_round() {
 
 /// A game dealt from given hands and totals keeps them in its record and history.
 #[test]
-fn issue13_point14_given_hands_and_totals_are_kept() {
+fn given_hands_and_totals_are_kept() {
     let hands = fill(["HA HK HQ HJ HT", "DA DK DQ", "CA CK", "SA"]);
     let g = Game::with_hands(Options::default(), seat(1), hands, seat(2), [100, 200]).unwrap();
     let (g, expected) = play(g, Seed([0; 32]), rng(5), 3);
@@ -188,7 +188,7 @@ fn issue13_point14_given_hands_and_totals_are_kept() {
 /// The full record is built on demand and dropped again at the next action, so a
 /// game asked for its record does not keep the full form.
 #[test]
-fn issue13_point14_the_full_record_is_not_kept_after_the_next_action() {
+fn the_full_record_is_not_kept_after_the_next_action() {
     let mut g = Game::new(Options::default(), seed_n(3)).unwrap();
     let s = g.to_act().unwrap();
     assert_eq!(g.record().rounds[0].actions.len(), 0);

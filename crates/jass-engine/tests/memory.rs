@@ -22,7 +22,7 @@ fn live() -> usize {
 /// about 15–35 rounds. Before the compact form a game held 30.5 KiB after 15 rounds
 /// and 110 KiB after 60 (1.6 KiB a round: 40 bytes an action in the record).
 #[test]
-fn issue13_point14_game_memory_is_bounded() {
+fn game_memory_is_bounded() {
     let _profiler = dhat::Profiler::builder().testing().build();
     let options = Options { target: 100_000, ..Options::default() };
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(14);

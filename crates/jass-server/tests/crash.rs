@@ -132,7 +132,7 @@ fn rng() -> impl FnMut(u64) -> u64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_kill9_at_random_moments_under_load_loses_nothing_acknowledged() {
+async fn kill9_at_random_moments_under_load_loses_nothing_acknowledged() {
     let db = temp_db("crash");
     let port = free_port();
     let mut next = rng();

@@ -59,7 +59,7 @@ fn flip(db: &Path, row: &binary::Row, at: usize) {
 /// table is quarantined with every entry kept, other tables play on, and once the byte
 /// is repaired it plays on too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_point2_a_flipped_byte_in_a_middle_entry_quarantines_the_table_and_deletes_nothing() {
+async fn a_flipped_byte_in_a_middle_entry_quarantines_the_table_and_deletes_nothing() {
     let db = temp_db("flip");
     let port = free_port();
     let mut p = Proc::start(&db, port, &[]).await;
@@ -127,7 +127,7 @@ async fn issue13_point2_a_flipped_byte_in_a_middle_entry_quarantines_the_table_a
 /// is set aside in `damaged`, not deleted, and what is played next follows the last
 /// good entry across further restarts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_point2_a_torn_last_write_is_set_aside_and_the_table_plays_on() {
+async fn a_torn_last_write_is_set_aside_and_the_table_plays_on() {
     let db = temp_db("torn-last");
     let port = free_port();
     let mut p = Proc::start(&db, port, &[]).await;
@@ -214,7 +214,7 @@ async fn a_table_without_its_index_row_is_quarantined_and_reported_and_kept_whol
 /// timeout (a server down for ten days, or a backup restored late) comes back at
 /// start-up and plays on; before the fix it was deleted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_point1_a_restore_after_the_idle_timeout_brings_every_table_back() {
+async fn a_restore_after_the_idle_timeout_brings_every_table_back() {
     let db = temp_db("late-restore");
     let port = free_port();
     let idle = ["--idle-timeout-secs", "5"];
@@ -244,7 +244,7 @@ async fn issue13_point1_a_restore_after_the_idle_timeout_brings_every_table_back
 /// or at something that is not SQLite: the server says so and exits, and the file is
 /// exactly as it was (no schema, no WAL switch).
 #[test]
-fn issue13_point5_a_foreign_database_is_refused_with_a_clear_message_and_left_untouched() {
+fn a_foreign_database_is_refused_with_a_clear_message_and_left_untouched() {
     let db = temp_db("foreign");
     {
         let conn = rusqlite::Connection::open(&db).unwrap();

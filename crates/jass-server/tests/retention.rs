@@ -159,7 +159,7 @@ async fn a_finished_game_not_yet_kept_is_kept_at_the_next_start() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_point6_finished_tables_are_archived_read_on_demand_and_purged_after_retention() {
+async fn finished_tables_are_archived_read_on_demand_and_purged_after_retention() {
     let db = temp_db("archive");
     let config =
         || jass_server::Config { table_idle_timeout: Duration::from_millis(300), ..unlimited_config() };
@@ -211,7 +211,7 @@ async fn issue13_point6_finished_tables_are_archived_read_on_demand_and_purged_a
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_point6_every_stored_table_is_restored_even_beyond_max_tables() {
+async fn every_stored_table_is_restored_even_beyond_max_tables() {
     let db = temp_db("max-tables");
     let (server, s, t) = durable(&db, unlimited_config()).await;
     let mut ids = Vec::new();

@@ -67,7 +67,7 @@ async fn a_bad_token_gets_its_error_and_4003() {
 }
 
 #[tokio::test]
-async fn issue14_point1_a_seat_freed_mid_round_is_taken_over_only_at_the_next_deal() {
+async fn a_seat_freed_mid_round_is_taken_over_only_at_the_next_deal() {
     let server = Server::start(fast_config()).await;
     let (table, tokens) = server.full_table(json!({"name": "Anna"})).await;
     let mut players = connect_all(&server, &table, &tokens).await;

@@ -88,7 +88,7 @@ async fn four_playing(
 
 // Before, a player who left on their turn stalled the table for ever.
 #[tokio::test(start_paused = true)]
-async fn issue14_point2_the_computer_plays_for_a_disconnected_player_and_hands_the_seat_back() {
+async fn the_computer_plays_for_a_disconnected_player_and_hands_the_seat_back() {
     let server = Server::start(unlimited_config()).await;
     let (table, tokens, mut players) = four_playing(&server, json!({"name": "Anna"})).await;
     let seat = to_act(players[0].as_ref().unwrap());
@@ -131,7 +131,7 @@ async fn issue14_point2_the_computer_plays_for_a_disconnected_player_and_hands_t
 
 // A silent socket (no heartbeat: away after 10 s) counts as absent.
 #[tokio::test(start_paused = true)]
-async fn issue14_point2_a_silent_player_is_stood_in_for_after_away_and_step_in() {
+async fn a_silent_player_is_stood_in_for_after_away_and_step_in() {
     let server = Server::start(unlimited_config()).await;
     let (_, _, mut players) = four_playing(&server, json!({"name": "Anna"})).await;
     let seat = to_act(players[0].as_ref().unwrap());
@@ -154,7 +154,7 @@ async fn issue14_point2_a_silent_player_is_stood_in_for_after_away_and_step_in()
 // With the move clock, a present but slow player gets the clock's seconds and their
 // reserve, then the computer moves for them once.
 #[tokio::test(start_paused = true)]
-async fn issue14_point3_the_move_clock_runs_out_and_the_computer_moves() {
+async fn the_move_clock_runs_out_and_the_computer_moves() {
     let server = Server::start(unlimited_config()).await;
     let create = json!({"name": "Anna", "timing": {"step_in": 20, "move_clock": 10, "reserve": 5}});
     let (_, _, mut players) = four_playing(&server, create).await;
@@ -178,7 +178,7 @@ async fn issue14_point3_the_move_clock_runs_out_and_the_computer_moves() {
 // clocks pause while the server is down), the computer steps in again, and a computer
 // seat's turn is taken up again.
 #[tokio::test(start_paused = true)]
-async fn issue14_a_restart_during_a_stand_in_steps_in_again_after_restore() {
+async fn a_restart_during_a_stand_in_steps_in_again_after_restore() {
     let server = Server::start(unlimited_config()).await;
     let (table, tokens, mut players) = four_playing(&server, json!({"name": "Anna"})).await;
     let seat = to_act(players[0].as_ref().unwrap());
@@ -209,7 +209,7 @@ async fn issue14_a_restart_during_a_stand_in_steps_in_again_after_restore() {
 // With nobody else at the table, nobody is kept waiting, so the computer does not play
 // the game out while everyone is away.
 #[tokio::test(start_paused = true)]
-async fn issue14_point2_a_table_everyone_left_pauses() {
+async fn a_table_everyone_left_pauses() {
     let server = Server::start(unlimited_config()).await;
     let (table, _, players) = four_playing(&server, json!({"name": "Anna"})).await;
     drop(players);
@@ -223,7 +223,7 @@ async fn issue14_point2_a_table_everyone_left_pauses() {
 // The host frees a player's seat mid-game and gives it to a computer: the computer
 // plays it at once.
 #[tokio::test(start_paused = true)]
-async fn issue14_point1_a_freed_seat_given_to_a_computer_mid_game() {
+async fn a_freed_seat_given_to_a_computer_mid_game() {
     let server = Server::start(unlimited_config()).await;
     let (_, _, mut players) = four_playing(&server, json!({"name": "Anna"})).await;
     let seat = (1..4).find(|&s| s != to_act(players[0].as_ref().unwrap())).unwrap();

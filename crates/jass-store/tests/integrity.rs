@@ -41,7 +41,7 @@ fn refusal(path: &std::path::Path) -> String {
 }
 
 #[test]
-fn issue13_point5_a_new_file_is_stamped_as_ours() {
+fn a_new_file_is_stamped_as_ours() {
     let path = temp_db("new");
     drop(Database::open(&path).unwrap());
     let (app, version, journal, _) = fingerprint(&path);
@@ -53,7 +53,7 @@ fn issue13_point5_a_new_file_is_stamped_as_ours() {
 }
 
 #[test]
-fn issue13_point5_another_applications_sqlite_file_is_refused_and_left_as_it_was() {
+fn another_applications_sqlite_file_is_refused_and_left_as_it_was() {
     let path = temp_db("foreign");
     {
         let conn = Connection::open(&path).unwrap();
@@ -81,7 +81,7 @@ fn issue13_point5_another_applications_sqlite_file_is_refused_and_left_as_it_was
 }
 
 #[test]
-fn issue13_point5_a_file_with_another_application_id_is_refused_even_when_empty() {
+fn a_file_with_another_application_id_is_refused_even_when_empty() {
     let path = temp_db("other-id");
     {
         let conn = Connection::open(&path).unwrap();
@@ -94,7 +94,7 @@ fn issue13_point5_a_file_with_another_application_id_is_refused_even_when_empty(
 }
 
 #[test]
-fn issue13_point5_a_file_of_a_newer_layout_is_refused() {
+fn a_file_of_a_newer_layout_is_refused() {
     let path = temp_db("newer");
     drop(Database::open(&path).unwrap());
     {
@@ -107,7 +107,7 @@ fn issue13_point5_a_file_of_a_newer_layout_is_refused() {
 }
 
 #[test]
-fn issue13_point5_a_file_that_is_not_sqlite_is_refused_and_not_overwritten() {
+fn a_file_that_is_not_sqlite_is_refused_and_not_overwritten() {
     let path = temp_db("text");
     let text = "these are my notes, not a database\n".repeat(200);
     std::fs::write(&path, &text).unwrap();
@@ -118,7 +118,7 @@ fn issue13_point5_a_file_that_is_not_sqlite_is_refused_and_not_overwritten() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_point5_a_damaged_compaction_row_or_table_id_is_reported_not_trusted() {
+async fn a_damaged_compaction_row_or_table_id_is_reported_not_trusted() {
     let path = temp_db("values");
     {
         let (store, _) = Database::open(&path).unwrap();
@@ -156,7 +156,7 @@ async fn issue13_point5_a_damaged_compaction_row_or_table_id_is_reported_not_tru
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_point6_archived_tables_are_not_loaded_but_read_on_demand_and_purged_after_retention() {
+async fn archived_tables_are_not_loaded_but_read_on_demand_and_purged_after_retention() {
     let path = temp_db("archive");
     {
         let (store, _) = Database::open(&path).unwrap();
@@ -212,7 +212,7 @@ async fn issue13_point6_archived_tables_are_not_loaded_but_read_on_demand_and_pu
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_point9_reading_an_unknown_or_archived_table_never_reads_the_log() {
+async fn reading_an_unknown_or_archived_table_never_reads_the_log() {
     let path = temp_db("lookup");
     // Moves never start, so every row stays in the log.
     let lazy = jass_store::Tuning { move_every: std::time::Duration::from_secs(3600), move_rows: usize::MAX };
@@ -247,7 +247,7 @@ async fn issue13_point9_reading_an_unknown_or_archived_table_never_reads_the_log
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_point2_set_aside_entries_are_kept_in_damaged_and_exported() {
+async fn set_aside_entries_are_kept_in_damaged_and_exported() {
     let path = temp_db("aside");
     let (store, _) = Database::open(&path).unwrap();
     for e in ["a", "b", "{\"torn"] {

@@ -210,7 +210,7 @@ fn declarable(points: &[u32], held: &[Weis], taken: u64, used: CardSet, small: b
 /// sample and on the truth. Before the witnesses, about 6 % of the samples with a
 /// hidden declaration broke it (a fallback after 24 redraws).
 #[test]
-fn issue17_no_sampled_deal_breaks_what_the_seat_knows() -> Result<(), String> {
+fn no_sampled_deal_breaks_what_the_seat_knows() -> Result<(), String> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
     let (mut samples, mut weis_checked, mut exact, mut voids) = (0u32, 0u32, 0u32, 0u32);
     // Samples where a hidden declarer's team lost the comparison (its Weis rank below).
@@ -283,7 +283,7 @@ fn critical(df: f64) -> f64 {
 /// chi-square test against the uniform distribution over them passes at p = 1e-5
 /// per position (fixed seeds, so not flaky). The greedy fill this replaced failed it.
 #[test]
-fn issue17_late_deals_are_uniform_over_the_consistent_ones() -> Result<(), String> {
+fn late_deals_are_uniform_over_the_consistent_ones() -> Result<(), String> {
     uniform_late(1717, 40, false, super::MAX_COMBINATIONS).map(|_| ())
 }
 
@@ -292,7 +292,7 @@ fn issue17_late_deals_are_uniform_over_the_consistent_ones() -> Result<(), Strin
 /// uniform over the deals that keep it, drawn under witnesses (some positions with
 /// deals meeting several) and, separately, with every declaration met by drawing again.
 #[test]
-fn issue17_late_deals_with_hidden_weis_are_uniform() -> Result<(), String> {
+fn late_deals_with_hidden_weis_are_uniform() -> Result<(), String> {
     let (several, redrawn) = uniform_late(1718, 40, true, super::MAX_COMBINATIONS)?;
     if several < 2 {
         return Err(format!("only {several} positions with deals meeting several witnesses"));

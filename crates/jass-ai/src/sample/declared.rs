@@ -214,7 +214,7 @@ mod tests {
     /// its cards and none of its `away` cards (R6), with and without small Weis; and
     /// a hand's witnesses counted from its Weis match those listed from the shapes.
     #[test]
-    fn issue17_weis_shapes_are_the_engines_rule() -> Result<(), String> {
+    fn weis_shapes_are_the_engines_rule() -> Result<(), String> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
         for i in 0..20_000 {
             let mut hand = CardSet::EMPTY;

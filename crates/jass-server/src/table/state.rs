@@ -62,8 +62,8 @@ pub(crate) fn computer_name(seat: Seat) -> String {
         .map_or_else(|| format!("Computer {}", seat.index() + 1), |n| (*n).to_owned())
 }
 
-/// A stored name as the table shows it: checked like a name a client sends (issue
-/// 13, point 13). A name the rules refuse (a damaged file, or rules tightened since
+/// A stored name as the table shows it: checked like a name a client sends
+/// (protocol.md 1, "Names"). A name the rules refuse (a damaged file, or rules tightened since
 /// it was stored) is shown as its seat, never as stored; the entry itself is kept.
 fn shown_name(seat: Seat, stored: &str) -> String {
     match jass_protocol::name::validate(stored) {
