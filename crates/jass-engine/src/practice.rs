@@ -63,24 +63,25 @@ impl Record {
         }
         let mut actions = Vec::new();
         if let Some(k) = trick {
-            let no_trick = PracticeError::NoTrick { round, trick: k };
             let before = 4 * usize::from(k);
             let mut plays = 0;
+            // Reached when the trick's first card is found: a round a bedanke cut short
+            // has fewer tricks, and after the ninth there is none.
+            let mut reached = false;
             for sa in &rr.actions {
                 match sa.action {
-                    Action::Play { .. } if plays == before => break,
+                    Action::Play { .. } if plays == before => {
+                        reached = true;
+                        break;
+                    }
                     Action::Play { .. } => plays += 1,
                     Action::Bedanke => continue,
                     _ => {}
                 }
                 actions.push(sa.clone());
             }
-            // The trick's first card must have been played: a round a bedanke cut
-            // short has fewer tricks, and a ninth trick is the last one there is.
-            let first_card =
-                rr.actions.iter().filter(|a| matches!(a.action, Action::Play { .. })).nth(before);
-            if k > 8 || first_card.is_none() {
-                return Err(no_trick);
+            if !reached {
+                return Err(PracticeError::NoTrick { round, trick: k });
             }
         }
         let practice = Practice { options, seed: rr.seed, actions };

@@ -68,9 +68,7 @@ impl TableActor {
             }
             ClientMsg::SetOptions { preset, options, .. } => {
                 let entry = decide::set_options(s, seat, preset, options.as_ref())?;
-                self.commit(entry).await?;
-                self.publish();
-                Ok(())
+                self.store_and_tell(Some(entry)).await
             }
             ClientMsg::SetTiming { step_in, move_clock, reserve, .. } => {
                 let entry = decide::timing_request(s, seat, step_in, move_clock, reserve)?;
